@@ -1,0 +1,154 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_core.cards`
+==================
+
+Cards are small ints. ``c % 52`` is the card's identity, ``rank * 4 + suit``
+with ranks ``A 2 .. 9 T J Q K`` (0..12) and suits ``C D H S`` (0..3); with two
+decks the second copy of a card is ``identity + 52``. Names are parsed and
+printed at the edges only (RULES.md notation: ``TD`` is the ten of diamonds).
+
+Also here: the secure shuffle and cut (P-4, T-6) and the typed errors.
+"""
+
+import os
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"
+
+ACE = const(0)
+SEVEN = const(6)
+TEN = const(9)
+JACK = const(10)
+QUEEN = const(11)
+KING = const(12)
+CLUBS = const(0)
+DIAMONDS = const(1)
+HEARTS = const(2)
+SPADES = const(3)
+
+# Lookup tables over every card id of two decks (0..103).
+RANK = bytes([(c % 52) >> 2 for c in range(104)])
+SUIT = bytes([c & 3 for c in range(104)])
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the position; the state is unchanged."""
+
+
+class InvalidDeckError(ValueError):
+    """A deck that is not a full deck (or two), or one the rules redeal."""
+
+
+def card(rank, suit):
+    """The identity of the card of ``rank`` and ``suit``."""
+    return rank * 4 + suit
+
+
+def card_str(c):
+    """Two-character name of a card id: ``card_str(37) == 'TD'``."""
+    c %= 52
+    return RANKS[c >> 2] + SUITS[c & 3]
+
+
+def parse_card(text):
+    """The identity (0..51) of a two-character card name; ValueError if none."""
+    if not isinstance(text, str) or len(text) != 2:
+        raise ValueError("not a card: %r" % (text,))
+    r = RANKS.find(text[0])
+    s = SUITS.find(text[1])
+    if r < 0 or s < 0:
+        raise ValueError("not a card: %r" % (text,))
+    return r * 4 + s
+
+
+def cards_str(cards):
+    """Space-separated names of a sequence of card ids."""
+    return " ".join([card_str(c) for c in cards])
+
+
+def parse_deck(codes, decks=1):
+    """Card ids for a list of card names, top first (R-1).
+
+    With two decks the first copy of a name gets its identity, the second
+    ``identity + 52``. Raises InvalidDeckError unless every card of ``decks``
+    decks appears exactly ``decks`` times.
+    """
+    if not isinstance(codes, (list, tuple)):
+        raise InvalidDeckError("the deck must be a list of card codes")
+    want = 52 * decks
+    if len(codes) != want:
+        raise InvalidDeckError(
+            "the deck has %d cards, a %s has %d"
+            % (len(codes), "single deck" if decks == 1 else "double deck", want)
+        )
+    seen = bytearray(52)
+    out = bytearray(want)
+    for i in range(want):
+        try:
+            c = parse_card(codes[i])
+        except ValueError:
+            raise InvalidDeckError("deck position %d is not a card: %r" % (i, codes[i]))
+        if seen[c] >= decks:
+            raise InvalidDeckError("card %s appears more than %d time%s in the deck"
+                                   % (card_str(c), decks, "" if decks == 1 else "s"))
+        out[i] = c + 52 * seen[c]
+        seen[c] += 1
+    return out
+
+
+def new_deck(decks=1):
+    """A fresh, unshuffled deck of ``decks`` decks as a bytearray of ids."""
+    return bytearray(range(52 * decks))
+
+
+def randbelow(n):
+    """A uniformly random int in ``0 .. n-1`` from ``os.urandom`` (T-6)."""
+    if n <= 1:
+        return 0
+    # Rejection sampling over 16-bit draws: no modulo bias. n <= 104 here.
+    limit = 65536 - 65536 % n
+    while True:
+        b = os.urandom(2)
+        v = b[0] << 8 | b[1]
+        if v < limit:
+            return v % n
+
+
+def shuffle(buf, below=randbelow):
+    """Fisher-Yates in place; ``below(n)`` gives a random int under n."""
+    i = len(buf) - 1
+    while i > 0:
+        j = below(i + 1)
+        buf[i], buf[j] = buf[j], buf[i]
+        i -= 1
+
+
+def cut(buf, k):
+    """Cut the deck in place: the top ``k`` cards go to the bottom."""
+    n = len(buf)
+    tmp = bytes(buf)
+    for i in range(n):
+        buf[i] = tmp[(i + k) % n]
+
+
+def shuffle_and_cut(decks=1, below=randbelow, no_bottom_jack=False):
+    """A shuffled and cut deck (P-4). With ``no_bottom_jack`` the cut is
+    repeated until the bottom card is not a Jack (Pişti)."""
+    buf = new_deck(decks)
+    shuffle(buf, below)
+    n = len(buf)
+    cut(buf, 1 + below(n - 1))
+    while no_bottom_jack and RANK[buf[n - 1]] == JACK:
+        cut(buf, 1 + below(n - 1))
+    return buf

@@ -1,0 +1,149 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_core.match`
+==================
+
+A match of either game: hands one after another, the dealer passing on
+(P-3, Y-2), totals adding up to the target (P-13, Y-16). A match is fully
+described by its first dealer and, per hand, the deck order and the actions
+(T-6), so it can be saved, replayed and resumed.
+"""
+
+from pisti_core.cards import randbelow, shuffle_and_cut, card_str, parse_deck
+from pisti_core.pisti import PistiHand, centre
+from pisti_core.yedili import YediliHand, decks_for
+
+GAMES = ("pisti", "yedili")
+
+
+def new_hand(game, players, dealer, deck):
+    """A hand of ``game`` from a known deck order (card ids, top first)."""
+    if game == "pisti":
+        return PistiHand(players, dealer, deck)
+    if game == "yedili":
+        return YediliHand(players, dealer, deck)
+    raise ValueError("unknown game %r (pisti or yedili)" % (game,))
+
+
+def deal_deck(game, players, below=randbelow):
+    """A deck for a new hand: shuffled from the secure source and cut (P-4,
+    T-6); for Pişti never a Jack at the bottom, and a deck whose four centre
+    cards are Jacks is shuffled again (P-5 redeal, same dealer)."""
+    if game == "pisti":
+        while True:
+            deck = shuffle_and_cut(1, below, True)
+            if centre(deck) is not None:
+                return deck
+    return shuffle_and_cut(decks_for(players), below, False)
+
+
+class Match:
+    """``Match(game, players, target=None, dealer=None)``; call :meth:`deal`
+    for each hand, :meth:`end_hand` when it is over."""
+
+    def __init__(self, game, players, target=None, dealer=None, below=randbelow):
+        if game not in GAMES:
+            raise ValueError("unknown game %r (pisti or yedili)" % (game,))
+        if game == "pisti":
+            if players not in (2, 4):
+                raise ValueError("Pişti is for 2 or 4 players (P-1), not %r" % (players,))
+            if target is None:
+                target = 151  # P-2 default
+            if target not in (101, 151):
+                raise ValueError("a Pişti match goes to 101 or 151 (P-2), not %r" % (target,))
+        else:
+            if players not in (2, 3, 4):
+                raise ValueError("Pis Yedili is for 2 to 4 players (Y-1), not %r" % (players,))
+            if target is None:
+                target = 101
+            if target != 101:
+                raise ValueError("a Pis Yedili match goes to 101 (Y-16), not %r" % (target,))
+        self.game = game
+        self.players = players
+        self.sides = 2 if game == "pisti" else players
+        self.target = target
+        self.below = below
+        if dealer is None:
+            dealer = below(players)  # P-3: the first dealer is random
+        if not 0 <= dealer < players:
+            raise ValueError("dealer %r is not a seat of %d players" % (dealer, players))
+        self.first_dealer = dealer
+        self.dealer = dealer
+        self.totals = [0] * self.sides
+        self.history = []  # finished hands: (dealer, deck, actions, points)
+        self.hand = None
+        self.over = False
+
+    def deal(self, deck=None):
+        """Start the next hand, from ``deck`` (ids) or a fresh secure shuffle."""
+        if self.over:
+            raise ValueError("the match is over")
+        if self.hand is not None and not self.hand.over:
+            raise ValueError("the hand in play is not over")
+        if deck is None:
+            deck = deal_deck(self.game, self.players, self.below)
+        self.hand = new_hand(self.game, self.players, self.dealer, deck)
+        return self.hand
+
+    def end_hand(self):
+        """Add the finished hand to the totals; returns its points per side."""
+        h = self.hand
+        if h is None or not h.over:
+            raise ValueError("no finished hand to score")
+        pts = h.points()
+        for i in range(self.sides):
+            self.totals[i] += pts[i]
+        self.history.append((h.dealer, bytes(h.deck), bytes(h.actions), pts))
+        self.hand = None
+        self.dealer = (self.dealer + 1) % self.players  # P-3: the deal passes on
+        t = self.totals
+        if self.game == "pisti":
+            # P-13: a side at the target and the totals not equal ends the match.
+            self.over = max(t) >= self.target and t[0] != t[1]
+        else:
+            self.over = max(t) >= self.target  # Y-16
+        return pts
+
+    def winners(self):
+        """Winning sides (Pişti) or seats (Pis Yedili, all sharing the lowest)."""
+        if not self.over:
+            return []
+        t = self.totals
+        best = max(t) if self.game == "pisti" else min(t)
+        return [i for i in range(self.sides) if t[i] == best]
+
+    def observe(self, seat):
+        """The observation of ``seat`` in the hand in play, with the totals."""
+        return self.hand.observe(seat, self.totals, self.target)
+
+    def to_record(self):
+        """The whole match as plain data (T-6): replays to the same state."""
+        hands = []
+        for d, deck, acts, _ in self.history:
+            hands.append(self._hand_record(d, deck, acts))
+        if self.hand is not None:
+            h = self.hand
+            hands.append(self._hand_record(h.dealer, h.deck, h.actions))
+        return {"game": self.game, "players": self.players, "target": self.target,
+                "dealer": self.first_dealer, "hands": hands}
+
+    def _hand_record(self, dealer, deck, acts):
+        st = new_hand(self.game, self.players, dealer, deck)
+        return {"dealer": dealer, "deck": [card_str(c) for c in deck],
+                "moves": [st.action_str(a) for a in acts]}
+
+    @classmethod
+    def from_record(cls, rec):
+        """Rebuild a match from :meth:`to_record` data, checking every action."""
+        m = cls(rec["game"], rec["players"], rec["target"], rec["dealer"])
+        decks = decks_for(m.players) if m.game == "yedili" else 1
+        for hr in rec["hands"]:
+            if hr["dealer"] != m.dealer:
+                raise ValueError("hand dealt by seat %r, expected %d (P-3)" % (hr["dealer"], m.dealer))
+            h = m.deal(parse_deck(hr["deck"], decks))
+            for mv in hr["moves"]:
+                h.apply(h.parse_action(mv))
+            if h.over:
+                m.end_hand()
+        return m

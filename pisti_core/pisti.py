@@ -1,0 +1,368 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_core.pisti`
+==================
+
+One hand of Pişti for 2 players, or 4 in partnerships (RULES.md P-1 to P-12).
+
+The state is a handful of bytearrays and small ints. The hand is fully
+described by its deck order and its action list (T-6): ``undo()`` replays the
+record, ``copy()`` is written by hand. An action is the id of the card the
+player to move plays (R-2). ``apply()`` checks and raises
+:class:`IllegalActionError`; ``play()`` is the unchecked fast door.
+"""
+
+from pisti_core.cards import (RANK, IllegalActionError, InvalidDeckError, card_str,
+                              cards_str, parse_card)
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+_JACK = const(10)
+_TD = const(37)  # ten of diamonds
+_C2 = const(4)  # two of clubs
+_LAST_PLY = const(47)  # 52 cards - 4 in the centre = 48 plays a hand
+
+# P-12 card points: aces 1, jacks 1, 2C 2, TD 3 (16 a deck).
+PTS = bytes([1 if (c >> 2) in (0, _JACK) else 2 if c == _C2 else 3 if c == _TD else 0
+             for c in range(52)])
+
+
+def centre(deck):
+    """P-5: the centre pile (bottom to top) and how many of it are face down,
+    or None when all four centre cards are Jacks (the hand is redealt)."""
+    down = [deck[0], deck[1], deck[2]]
+    up = [deck[3]]
+    while RANK[up[-1]] == _JACK:
+        if not down:
+            return None
+        up.append(down.pop())
+    return bytes(down + up), len(down)
+
+
+def check_deck(deck):
+    """A 52-byte copy of ``deck`` if it is a full deck that P-5 deals."""
+    deck = bytes(deck)
+    if len(deck) != 52 or len(set(deck)) != 52 or max(deck) > 51:
+        raise InvalidDeckError("a Pişti deck must hold each of the 52 cards once")
+    if centre(deck) is None:
+        raise InvalidDeckError("all four centre cards are Jacks: P-5 redeals this deck")
+    return deck
+
+
+class PistiHand:
+    """One hand of Pişti: ``PistiHand(players, dealer, deck)``, deck top first."""
+
+    game = "pisti"
+
+    def __init__(self, players, dealer, deck):
+        if players not in (2, 4):
+            raise ValueError("Pişti is for 2 or 4 players (P-1), not %r" % (players,))
+        if not 0 <= dealer < players:
+            raise ValueError("dealer %r is not a seat of %d players" % (dealer, players))
+        self.players = players
+        self.sides = 2
+        self.dealer = dealer
+        self.deck = check_deck(deck)
+        self.actions = bytearray()
+        self._reset()
+
+    def _reset(self):
+        n = self.players
+        pile, down = centre(self.deck)
+        self.table = bytearray(52)  # every card put on the pile or capturing, in order
+        self.table[0:4] = pile
+        self.tbase = 0  # the pile is table[tbase:tn]
+        self.tn = 4
+        self.hidden = down  # face-down cards still at the pile's bottom (P-8)
+        self.hidden0 = down
+        self.hidden_side = -1  # the side that took them
+        self.pile_pts = PTS[pile[0]] + PTS[pile[1]] + PTS[pile[2]] + PTS[pile[3]]
+        # table[i] closes a run captured by side capt[i] - 1 (0: no capture there)
+        self.capt = bytearray(52)
+        self.hands = bytearray(16)  # four slots a seat
+        self.hn = bytearray(4)
+        self.pos = 4  # next deck card to deal
+        self.left = 0  # cards in all hands
+        self.cards = [0, 0]
+        self.pts = [0, 0]  # card and pişti points so far (no majority, no leftovers)
+        self.pistis = [0, 0]
+        self.jpistis = [0, 0]
+        self.last_cap = -1
+        self.ply = 0
+        self.over = False
+        self._deal()
+        self.turn = (self.dealer + 1) % n  # P-6
+
+    def _deal(self):
+        # P-5 / P-10: four cards each in blocks, from the seat after the dealer.
+        n = self.players
+        d = self.deck
+        p = self.pos
+        h = self.hands
+        for k in range(1, n + 1):
+            b = ((self.dealer + k) % n) * 4
+            h[b] = d[p]
+            h[b + 1] = d[p + 1]
+            h[b + 2] = d[p + 2]
+            h[b + 3] = d[p + 3]
+            p += 4
+        for s in range(n):
+            self.hn[s] = 4
+        self.pos = p
+        self.left = 4 * n
+
+    # -- the fast, unchecked door ------------------------------------------
+    def play(self, c):
+        """Play card ``c`` for the seat to move, unchecked (it must be legal)."""
+        s = self.turn
+        h = self.hands
+        b = s * 4
+        e = b + self.hn[s] - 1
+        while h[b] != c:
+            b += 1
+        while b < e:  # keep the hand's order
+            h[b] = h[b + 1]
+            b += 1
+        self.hn[s] -= 1
+        self.actions.append(c)
+        side = s & 1  # P-1: seats 0+2 side 0, 1+3 side 1; 2 players side = seat
+        tn = self.tn
+        n = tn - self.tbase
+        table = self.table
+        if n and (RANK[c] == _JACK or RANK[c] == RANK[table[tn - 1]]):  # P-7
+            if n == 1 and self.ply != _LAST_PLY and RANK[c] == RANK[table[tn - 1]]:
+                if RANK[c] == _JACK:  # P-9 Jack pişti
+                    self.jpistis[side] += 1
+                    self.pts[side] += 20
+                else:  # P-9 pişti
+                    self.pistis[side] += 1
+                    self.pts[side] += 10
+            table[tn] = c  # the capturing card closes the captured run
+            self.capt[tn] = side + 1
+            tn += 1
+            self.tn = tn
+            self.cards[side] += n + 1
+            self.pts[side] += self.pile_pts + PTS[c]
+            self.pile_pts = 0
+            self.tbase = tn
+            self.last_cap = side
+            if self.hidden:  # P-8: the face-down cards go to the first capturer
+                self.hidden = 0
+                self.hidden_side = side
+        else:
+            table[tn] = c
+            self.tn = tn + 1
+            self.pile_pts += PTS[c]
+        self.ply += 1
+        self.left -= 1
+        if self.left:
+            self.turn = (s + 1) % self.players
+        elif self.pos < 52:
+            self._deal()  # P-10
+            self.turn = (s + 1) % self.players
+        else:
+            self.over = True  # P-11: leftovers are settled in result()
+            self.turn = -1
+
+    # -- the checked door and the State API --------------------------------
+    def legal(self):
+        """The legal actions, sorted: the cards in the hand of the seat to move."""
+        if self.over:
+            return []
+        b = self.turn * 4
+        return sorted(self.hands[b:b + self.hn[self.turn]])
+
+    def is_legal(self, c):
+        """Whether card ``c`` may be played now."""
+        if self.over or not isinstance(c, int):
+            return False
+        h = self.hands
+        b = self.turn * 4
+        for i in range(b, b + self.hn[self.turn]):
+            if h[i] == c:
+                return True
+        return False
+
+    def apply(self, c):
+        """Play card ``c``; raises IllegalActionError (state unchanged) if illegal."""
+        if not self.is_legal(c):
+            raise IllegalActionError("illegal action %s for seat %s in %s"
+                                     % (self.action_str(c) if isinstance(c, int) and 0 <= c < 52
+                                        else repr(c), self.turn, self.describe()))
+        self.play(c)
+
+    def undo(self):
+        """Take back the last action (by replaying the record); returns it."""
+        if not self.actions:
+            raise IllegalActionError("nothing to undo in " + self.describe())
+        acts = self.actions
+        last = acts[-1]
+        self.actions = bytearray()
+        self._reset()
+        for i in range(len(acts) - 1):
+            self.play(acts[i])
+        return last
+
+    def copy(self):
+        """An independent copy (replays the record)."""
+        other = PistiHand(self.players, self.dealer, self.deck)
+        for a in self.actions:
+            other.play(a)
+        return other
+
+    @property
+    def terminal(self):
+        """True when the hand is over."""
+        return self.over
+
+    def hand(self, seat):
+        """The cards of ``seat``, in hand order."""
+        b = seat * 4
+        return bytes(self.hands[b:b + self.hn[seat]])
+
+    @property
+    def pile(self):
+        """The pile, bottom to top (face-down cards included)."""
+        return bytes(self.table[self.tbase:self.tn])
+
+    @property
+    def stock(self):
+        """Cards left in the stock."""
+        return 52 - self.pos
+
+    def action_str(self, c):
+        """R-2 notation of an action."""
+        return card_str(c)
+
+    def parse_action(self, text):
+        """The action for an R-2 string; IllegalActionError if it is no card."""
+        try:
+            return parse_card(text)
+        except ValueError:
+            raise IllegalActionError("not a Pişti action: %r (a card like '5H') in %s"
+                                     % (text, self.describe()))
+
+    def describe(self):
+        """A one-line description of the position for error messages."""
+        if self.over:
+            return "pisti %dp hand after ply %d (over)" % (self.players, self.ply)
+        return "pisti %dp hand, ply %d, seat %d to move, pile [%s], hand [%s]" % (
+            self.players, self.ply, self.turn, cards_str(self.pile), cards_str(self.hand(self.turn)))
+
+    # -- results -------------------------------------------------------------
+    def result(self):
+        """The P-12 breakdown per side (leftovers to the last capturer, P-11)."""
+        own = bytearray(52)  # side + 1 for every captured card
+        table = self.table
+        start = 0
+        for i in range(self.tn):
+            o = self.capt[i]
+            if o:
+                for j in range(start, i + 1):
+                    own[table[j]] = o
+                start = i + 1
+        cards = list(self.cards)
+        if self.over and self.last_cap >= 0:
+            for i in range(self.tbase, self.tn):
+                own[table[i]] = self.last_cap + 1
+            cards[self.last_cap] += self.tn - self.tbase
+        rows = []
+        for side in range(2):
+            o = side + 1
+            aces = jacks = 0
+            for c in range(4):
+                if own[c] == o:  # aces are ids 0..3
+                    aces += 1
+                if own[40 + c] == o:  # jacks are ids 40..43
+                    jacks += 1
+            rows.append({"cards": cards[side], "aces": aces, "jacks": jacks,
+                         "two_clubs": 2 if own[_C2] == o else 0,
+                         "ten_diamonds": 3 if own[_TD] == o else 0,
+                         "pisti": self.pistis[side], "jack_pisti": self.jpistis[side]})
+        for side in range(2):
+            r = rows[side]
+            r["majority"] = 3 if cards[side] > cards[1 - side] else 0  # P-12, nobody on a tie
+            r["total"] = (r["aces"] + r["jacks"] + r["two_clubs"] + r["ten_diamonds"]
+                          + r["majority"] + 10 * r["pisti"] + 20 * r["jack_pisti"])
+        return rows
+
+    def points(self):
+        """Hand points per side (P-12) so far; final once the hand is over."""
+        p = list(self.pts)
+        c = list(self.cards)
+        lc = self.last_cap
+        if self.over and lc >= 0:  # P-11 leftovers
+            p[lc] += self.pile_pts
+            c[lc] += self.tn - self.tbase
+        if c[0] != c[1]:  # P-12 majority, nobody on a tie
+            p[0 if c[0] > c[1] else 1] += 3
+        return p
+
+    def returns(self):
+        """Per seat: its side's points minus the other side's (zero-sum)."""
+        p = self.points()
+        return [p[s & 1] - p[1 - (s & 1)] for s in range(self.players)]
+
+    def observe(self, seat, totals=(0, 0), target=0):
+        """What ``seat`` may know (T-5), as a :class:`PistiObs`."""
+        return PistiObs(self, seat, totals, target)
+
+
+class PistiObs:
+    """One seat's view of a Pişti hand (T-5): nothing the seat cannot see."""
+
+    game = "pisti"
+
+    def __init__(self, st, seat, totals=(0, 0), target=0):
+        self.seat = seat
+        self.side = seat & 1
+        self.players = st.players
+        self.dealer = st.dealer
+        self.turn = st.turn
+        self.ply = st.ply
+        self.hand = st.hand(seat)
+        self.hand_counts = bytes(st.hn[0:st.players])
+        self.stock = st.stock
+        self.bottom = st.deck[51]  # P-5: shown to every player from the first deal
+        self.hidden = st.hidden  # face-down cards still in the pile
+        self.pile_size = st.tn - st.tbase
+        # The face-up part of the pile, bottom to top.
+        self.pile = bytes(st.table[st.tbase + st.hidden:st.tn])
+        # Centre cards turned face up by the deal (P-5), then every card played.
+        self.revealed = bytes(st.table[st.hidden0:4])
+        self.played = bytes(st.actions)
+        self.hidden_side = st.hidden_side
+        # P-8: the face-down centre cards only for the side that took them.
+        self.hidden_cards = bytes(st.table[0:st.hidden0]) if st.hidden_side == self.side else b""
+        self.cards = tuple(st.cards)
+        self.pts = tuple(st.pts)
+        self.pistis = tuple(st.pistis)
+        self.jpistis = tuple(st.jpistis)
+        self.last_cap = st.last_cap
+        self.totals = tuple(totals)
+        self.target = target
+
+    def key(self):
+        """Everything in the observation, as one comparable tuple."""
+        return (self.seat, self.players, self.dealer, self.turn, self.ply, self.hand,
+                self.hand_counts, self.stock, self.bottom, self.hidden, self.pile_size,
+                self.pile, self.revealed, self.played, self.hidden_side, self.hidden_cards,
+                self.cards, self.pts, self.pistis, self.jpistis, self.last_cap,
+                self.totals, self.target)
+
+    def __eq__(self, other):
+        return isinstance(other, PistiObs) and self.key() == other.key()
+
+    def __ne__(self, other):
+        return not self == other
+
+    def legal(self):
+        """The seat's legal actions when it is to move."""
+        return sorted(self.hand) if self.turn == self.seat else []

@@ -1,0 +1,162 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+Replay hands from known deck orders (RULES.md R-1 to R-4).
+
+Reads JSON Lines on standard input, one hand per line::
+
+    {"game": "pisti", "players": 2, "dealer": 0, "deck": ["5H", ...], "moves": ["5H", ...]}
+
+and writes one JSON line per input line, in order: the hand's result when the
+moves finish it, what is legal next when they stop earlier, or
+``{"error": "...", "index": K|null}``. Runs unchanged under CPython and under
+the ``micropython`` command::
+
+    python tools/replay.py < hands.jsonl
+    micropython tools/replay.py < hands.jsonl
+"""
+
+import json
+import sys
+
+try:
+    _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+except NameError:  # pragma: no cover - frozen
+    _HERE = "."
+_ROOT = _HERE + "/.." if _HERE != "." else ".."
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+
+from pisti_core.cards import IllegalActionError, InvalidDeckError, parse_deck  # noqa: E402
+from pisti_core.match import new_hand  # noqa: E402
+from pisti_core.yedili import MUAMELE, PICK, decks_for  # noqa: E402
+
+
+def _str(s):
+    # JSON string with every non-ASCII character escaped: same bytes everywhere.
+    out = ['"']
+    for ch in s:
+        o = ord(ch)
+        if ch == '"' or ch == "\\":
+            out.append("\\" + ch)
+        elif o < 32 or o > 126:
+            if o > 0xFFFF:
+                o -= 0x10000
+                out.append("\\u%04x\\u%04x" % (0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)))
+            else:
+                out.append("\\u%04x" % o)
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _val(v):
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, str):
+        return _str(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join([_val(x) for x in v]) + "]"
+    return str(v)
+
+
+def dumps(pairs):
+    """One JSON object from (key, value) pairs, keys in the order given."""
+    return "{" + ", ".join([_str(k) + ": " + _val(v) for k, v in pairs]) + "}"
+
+
+def _error(msg, index=None):
+    return dumps((("error", msg), ("index", index)))
+
+
+def _field(obj, key, kinds, what):
+    if key not in obj:
+        raise ValueError("the line has no %r field" % key)
+    v = obj[key]
+    if not isinstance(v, kinds) or isinstance(v, bool):
+        raise ValueError("the %r field must be %s" % (key, what))
+    return v
+
+
+def replay_line(line):
+    """The output line (without newline) for one input line."""
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return _error("the line is not valid JSON")
+    try:
+        if not isinstance(obj, dict):
+            raise ValueError("the line must be a JSON object")
+        game = _field(obj, "game", str, "\"pisti\" or \"yedili\"")
+        players = _field(obj, "players", int, "a whole number")
+        dealer = _field(obj, "dealer", int, "a whole number")
+        codes = _field(obj, "deck", list, "a list of card codes")
+        moves = _field(obj, "moves", list, "a list of actions")
+        if game == "pisti":
+            if players not in (2, 4):
+                raise ValueError("Pişti is for 2 or 4 players, not %d (P-1)" % players)
+            decks = 1
+        elif game == "yedili":
+            if players not in (2, 3, 4):
+                raise ValueError("Pis Yedili is for 2 to 4 players, not %d (Y-1)" % players)
+            decks = decks_for(players)
+        else:
+            raise ValueError("unknown game %s: use \"pisti\" or \"yedili\"" % _str(game))
+        if not 0 <= dealer < players:
+            raise ValueError("dealer %d is not a seat of %d players" % (dealer, players))
+        st = new_hand(game, players, dealer, parse_deck(codes, decks))
+    except (ValueError, InvalidDeckError) as e:
+        return _error(str(e))
+    for k in range(len(moves)):
+        mv = moves[k]
+        if st.over:
+            return _error("move %d comes after the end of the hand" % k, k)
+        if game == "yedili" and st.phase == MUAMELE:
+            return _error("move %d comes after the end of play; Muamele picks are "
+                          "taken from the top of the stock" % k, k)
+        if not isinstance(mv, str):
+            return _error("move %d is not an action string" % k, k)
+        try:
+            st.apply(st.parse_action(mv))
+        except IllegalActionError as e:
+            return _error("move %d: %s" % (k, e), k)
+    if game == "yedili":
+        while st.phase == MUAMELE:  # R-2: Muamele picks take stock cards from the top
+            st.play(PICK)
+    if not st.over:
+        legal = [st.action_str(a) for a in st.legal()]
+        legal.sort()
+        return dumps((("complete", False), ("to_move", st.turn), ("legal", legal)))
+    if game == "pisti":
+        rows = st.result()
+        return dumps((("complete", True),
+                      ("points", [r["total"] for r in rows]),
+                      ("cards", [r["cards"] for r in rows]),
+                      ("pisti", [r["pisti"] for r in rows]),
+                      ("jack_pisti", [r["jack_pisti"] for r in rows]),
+                      ("last_capture", st.last_cap if st.last_cap >= 0 else None)))
+    return dumps((("complete", True),
+                  ("winner", st.winner if st.winner >= 0 else None),
+                  ("multiplier", st.mult),
+                  ("penalties", st.penalties())))
+
+
+def main():
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            break
+        if line.endswith("\n"):
+            line = line[:-1]
+        if line.endswith("\r"):
+            line = line[:-1]
+        sys.stdout.write(replay_line(line) + "\n")
+
+
+if __name__ == "__main__":
+    main()
