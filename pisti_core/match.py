@@ -10,18 +10,19 @@ described by its first dealer and, per hand, the deck order and the actions
 (T-6), so it can be saved, replayed and resumed.
 """
 
-from pisti_core.cards import randbelow, shuffle_and_cut, card_str, parse_deck
-from pisti_core.pisti import PistiHand, centre
-from pisti_core.yedili import YediliHand, decks_for
+from pisti_core.cards import card_str, parse_deck, randbelow, shuffle_and_cut
 
 GAMES = ("pisti", "yedili")
 
 
 def new_hand(game, players, dealer, deck):
     """A hand of ``game`` from a known deck order (card ids, top first)."""
+    # Imported here so that the device compiles only the game it plays.
     if game == "pisti":
+        from pisti_core.pisti import PistiHand
         return PistiHand(players, dealer, deck)
     if game == "yedili":
+        from pisti_core.yedili import YediliHand
         return YediliHand(players, dealer, deck)
     raise ValueError("unknown game %r (pisti or yedili)" % (game,))
 
@@ -31,11 +32,17 @@ def deal_deck(game, players, below=randbelow):
     T-6); for Pişti never a Jack at the bottom, and a deck whose four centre
     cards are Jacks is shuffled again (P-5 redeal, same dealer)."""
     if game == "pisti":
+        from pisti_core.pisti import centre
         while True:
             deck = shuffle_and_cut(1, below, True)
             if centre(deck) is not None:
                 return deck
     return shuffle_and_cut(decks_for(players), below, False)
+
+
+def decks_for(players):
+    """Y-1: Pis Yedili uses one deck for 2 players, two for 3 and 4."""
+    return 1 if players == 2 else 2
 
 
 class Match:
