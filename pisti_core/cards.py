@@ -136,10 +136,7 @@ def shuffle(buf, below=randbelow):
 
 def cut(buf, k):
     """Cut the deck in place: the top ``k`` cards go to the bottom."""
-    n = len(buf)
-    tmp = bytes(buf)
-    for i in range(n):
-        buf[i] = tmp[(i + k) % n]
+    buf[:] = buf[k:] + buf[:k]
 
 
 def shuffle_and_cut(decks=1, below=randbelow, no_bottom_jack=False):

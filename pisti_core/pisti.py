@@ -123,22 +123,24 @@ class PistiHand:
         """Play card ``c`` for the seat to move, unchecked (it must be legal)."""
         s = self.turn
         h = self.hands
+        hn = self.hn
         b = s * 4
-        e = b + self.hn[s] - 1
+        e = b + hn[s] - 1
         while h[b] != c:
             b += 1
         while b < e:  # keep the hand's order
             h[b] = h[b + 1]
             b += 1
-        self.hn[s] -= 1
+        hn[s] -= 1
         self.actions.append(c)
         side = s & 1  # P-1: seats 0+2 side 0, 1+3 side 1; 2 players side = seat
         tn = self.tn
         n = tn - self.tbase
         table = self.table
-        if n and (RANK[c] == _JACK or RANK[c] == RANK[table[tn - 1]]):  # P-7
-            if n == 1 and self.ply != _LAST_PLY and RANK[c] == RANK[table[tn - 1]]:
-                if RANK[c] == _JACK:  # P-9 Jack pişti
+        r = c >> 2  # rank (one deck: ids are identities)
+        if n and (r == _JACK or r == table[tn - 1] >> 2):  # P-7 capture
+            if n == 1 and r == table[tn - 1] >> 2 and self.ply != _LAST_PLY:
+                if r == _JACK:  # P-9 Jack pişti
                     self.jpistis[side] += 1
                     self.pts[side] += 20
                 else:  # P-9 pişti
@@ -146,12 +148,10 @@ class PistiHand:
                     self.pts[side] += 10
             table[tn] = c  # the capturing card closes the captured run
             self.capt[tn] = side + 1
-            tn += 1
-            self.tn = tn
+            self.tn = self.tbase = tn + 1
             self.cards[side] += n + 1
             self.pts[side] += self.pile_pts + PTS[c]
             self.pile_pts = 0
-            self.tbase = tn
             self.last_cap = side
             if self.hidden:  # P-8: the face-down cards go to the first capturer
                 self.hidden = 0

@@ -8,6 +8,8 @@ One seat's view of a Pişti hand (T-5), apart from the engine so that each
 module compiles in a small heap.
 """
 
+from pisti_core.pisti import PTS
+
 
 class PistiObs:
     """One seat's view of a Pişti hand (T-5): nothing the seat cannot see."""
@@ -36,7 +38,12 @@ class PistiObs:
         # P-8: the face-down centre cards only for the side that took them.
         self.hidden_cards = bytes(st.table[0:st.hidden0]) if st.hidden_side == self.side else b""
         self.cards = tuple(st.cards)
-        self.pts = tuple(st.pts)
+        pts = list(st.pts)
+        hs = st.hidden_side
+        if hs >= 0 and hs != self.side:  # T-5: the other side's face-down cards stay unknown
+            for c in st.table[0:st.hidden0]:
+                pts[hs] -= PTS[c]
+        self.pts = tuple(pts)  # points so far as far as this seat can tell
         self.pistis = tuple(st.pistis)
         self.jpistis = tuple(st.jpistis)
         self.last_cap = st.last_cap

@@ -1,0 +1,128 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+Speed and memory figures of the rules core (issue budgets), measured here:
+
+    python tools/bench.py            # everything (about a minute)
+    python tools/bench.py --quick    # fewer hands, no heap bisection
+
+1. Complete random hands per second on CPython, one core, every mode.
+2. The same under the ``micropython`` command (pisti_core as .mpy).
+3. The smallest ``-X heapsize`` in which complete random matches of every
+   mode run under ``micropython`` with pisti_core as .mpy (budget 40K).
+4. The smallest heap that imports each pisti_core module from .py source
+   (budget 64K; the device compiles .py in RAM). "alone" compiles just that
+   module (its imports come precompiled); "with deps" compiles its imports too.
+"""
+
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from pisti_core.match import deal_deck, new_hand  # noqa: E402
+from tools import mpy  # noqa: E402
+
+MODES = [("pisti", 2), ("pisti", 4), ("yedili", 2), ("yedili", 3), ("yedili", 4)]
+MODULES = ["cards", "pisti", "pisti_obs", "yedili", "yedili_obs", "match"]
+
+
+def cpython_rate(game, players, count, seed=1):
+    """Complete random hands per second (deck shuffles included)."""
+    rng = random.Random(seed)
+    rnd = rng.random
+
+    def below(k):
+        return int(rnd() * k)
+
+    t = time.perf_counter()
+    for i in range(count):
+        h = new_hand(game, players, i % players, deal_deck(game, players, below))
+        if game == "pisti":
+            hands = h.hands
+            hn = h.hn
+            while not h.over:
+                s = h.turn
+                h.play(hands[s * 4 + int(rnd() * hn[s])])
+        else:
+            while not h.over:
+                acts = h.legal()
+                h.play(acts[int(rnd() * len(acts))])
+        h.points()
+    return count / (time.perf_counter() - t)
+
+
+def mp_rate(build, game, players, count):
+    script = os.path.join(build, "mp_selfplay.py")
+    r = mpy.run(script, path=(build,), args=(game, str(players), "hands:%d" % count, "1"))
+    if r.returncode:
+        raise SystemExit(r.stdout + r.stderr)
+    ms = int(r.stdout.split("ms=")[1])
+    return count * 1000.0 / max(ms, 1)
+
+
+def mp_match_heap(build, game, players, matches=3):
+    script = os.path.join(build, "mp_selfplay.py")
+    lo, hi = 8, 128
+
+    def ok(k):
+        return mpy.run(script, "%dK" % k, path=(build,),
+                       args=(game, str(players), str(matches), "7")).returncode == 0
+
+    if not ok(hi):
+        return None
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def import_heaps(build):
+    """Per module: (alone, with deps) smallest heap in KB to import it from .py."""
+    out = {}
+    for m in MODULES:
+        alone = tempfile.mkdtemp()
+        shutil.copytree(os.path.join(build, "pisti_core"), os.path.join(alone, "pisti_core"))
+        os.unlink(os.path.join(alone, "pisti_core", m + ".mpy"))
+        shutil.copy(os.path.join(mpy.ROOT, "pisti_core", m + ".py"), os.path.join(alone, "pisti_core"))
+        code = "import pisti_core.%s\n" % m
+        a = mpy.smallest_heap(code, path=(alone,))
+        shutil.rmtree(alone)
+        out[m] = (a, mpy.smallest_heap(code))
+    return out
+
+
+def main(argv):
+    quick = "--quick" in argv
+    n = 2000 if quick else 20000
+    build = tempfile.mkdtemp(prefix="pisti-mpy-")
+    try:
+        mpy.build(build)
+        shutil.copy(os.path.join(mpy.ROOT, "tools", "mp_selfplay.py"), build)
+        print("mode        CPython hands/s   micropython hands/s" + ("" if quick else "   match heap (.mpy)"))
+        for game, players in MODES:
+            k = n if game == "pisti" else n // 4
+            cp = cpython_rate(game, players, k)
+            mp = mp_rate(build, game, players, max(k // 10, 50))
+            line = "%-6s %dp   %12.0f   %18.0f" % (game, players, cp, mp)
+            if not quick:
+                line += "   %14sK" % mp_match_heap(build, game, players)
+            print(line)
+        if not quick:
+            print("\nimport from .py   alone    with deps   (budget 64K)")
+            for m, (a, d) in sorted(import_heaps(build).items()):
+                print("pisti_core.%-12s %4sK    %4sK" % (m, a, d))
+    finally:
+        shutil.rmtree(build)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,84 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+Self-play under the ``micropython`` command: complete matches (or hands) of
+one mode with random legal play, for heap caps and speed figures.
+
+    micropython tools/mp_selfplay.py GAME PLAYERS MATCHES|hands:N [SEED]
+
+Prints one line: ``ok GAME PLAYERS hands=H ms=T`` (T: wall time in ms).
+Runs under CPython too.
+"""
+
+import sys
+
+import random
+
+try:
+    from time import ticks_ms, ticks_diff
+except ImportError:  # CPython
+    from time import perf_counter
+
+    def ticks_ms():
+        return int(perf_counter() * 1000)
+
+    def ticks_diff(a, b):
+        return a - b
+
+from pisti_core.match import Match, deal_deck, new_hand
+
+
+def below(n):
+    return random.getrandbits(8) % n if n < 64 else random.randrange(n)
+
+
+def hands_only(game, players, count):
+    """``count`` random hands, no match bookkeeping (the speed figure)."""
+    done = 0
+    for i in range(count):
+        h = new_hand(game, players, i % players, deal_deck(game, players, below))
+        if game == "pisti":
+            hands = h.hands
+            hn = h.hn
+            while not h.over:
+                s = h.turn
+                h.play(hands[s * 4 + below(hn[s])])
+        else:
+            while not h.over:
+                acts = h.legal()
+                h.play(acts[below(len(acts))])
+        h.points()
+        done += 1
+    return done
+
+
+def matches(game, players, count):
+    """``count`` complete random matches; returns the number of hands played."""
+    played = 0
+    for _ in range(count):
+        m = Match(game, players, 101, below=below)
+        while not m.over:
+            h = m.deal()
+            while not h.over:
+                acts = h.legal()
+                h.apply(acts[below(len(acts))])
+            m.end_hand()
+            played += 1
+    return played
+
+
+def main(argv):
+    game = argv[0]
+    players = int(argv[1])
+    what = argv[2]
+    if len(argv) > 3:
+        random.seed(int(argv[3]))
+    t = ticks_ms()
+    if what.startswith("hands:"):
+        n = hands_only(game, players, int(what[6:]))
+    else:
+        n = matches(game, players, int(what))
+    print("ok %s %d hands=%d ms=%d" % (game, players, n, ticks_diff(ticks_ms(), t)))
+
+
+main(sys.argv[1:])
