@@ -89,7 +89,7 @@ def test_R1_R3_complete_and_partial_hands(runner):
 
 
 @pytest.mark.parametrize("runner", RUNNERS, ids=["cpython", "micropython"])
-def test_R3_legal_lists_each_jack_suit_once_sorted_as_strings(runner):
+def test_R2_R3_legal_lists_each_jack_suit_once_sorted_as_strings(runner):
     ln, h = recorded("yedili", 4, 5, stop=0)
     # Find a position where a Jack is playable: play on until one shows up.
     rng = random.Random(3)
