@@ -47,6 +47,8 @@ def load(name):
 
 def missing(font, text):
     """The characters of text that font has no glyph for, each once, in order."""
+    if hasattr(font, "load_glyphs"):
+        font.load_glyphs(text)  # one pass over the file instead of one per character
     out = ""
     for ch in text:
         if ch not in out and ch != "\n" and font.get_glyph(ord(ch)) is None:

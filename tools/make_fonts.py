@@ -4,12 +4,13 @@
 
 The device draws text with its own PCF fonts (CircuitPython's built-in
 ``terminalio.FONT`` has printable ASCII only).  They are subsets of the
-public-domain X11 "misc-fixed" fonts: ``small`` from 5x8, ``medium`` from
-6x10, ``large`` (card ranks and suits) from 9x15B with the suits of 9x15.
-Glyph bitmaps come from those fonts; the few a source lacks are taken from
-a sibling font of the same family and width (``borrow``), copied from a
-look-alike code point of the same font (``alias``) or, for the small font's
-check and cross marks only, drawn in this file (``drawn``).
+public-domain X11 "misc-fixed" fonts: ``small`` from 5x8 with the suits of
+5x7, ``medium`` from 6x10 with the suits, black triangles and check marks
+of 6x12, ``large`` (card ranks and suits) from 9x15B with the suits of
+9x15.  A sibling of the same width is used (``borrow``) where the source
+lacks a glyph or its glyph reads worse at that size (5x8's and 6x10's
+clubs); the small font's check and cross marks, which neither 5x7 nor 5x8
+has, are drawn in this file (``drawn``).
 
 The committed ``assets/fonts/*.pcf`` are what the device and the tests
 use; this tool only regenerates them.  It needs, on Debian/Ubuntu::
@@ -61,13 +62,13 @@ _DRAWN_SMALL = {
     "✗": (".....", "#...#", ".#.#.", "..#..", ".#.#.", "#...#", ".....", "....."),
 }
 
-# name, file, source font, characters, then fallbacks for what the source lacks.
+# name, output file, source font, characters; "borrow": (sibling, characters
+# taken from it), "drawn": {character: rows}, "trim": cut blank rows.
 FONTS = (
     {"name": "small", "file": "small-5x8.pcf", "source": "5x8", "chars": TEXT,
-     "drawn": _DRAWN_SMALL},
+     "borrow": (("5x7", SUITS),), "drawn": _DRAWN_SMALL},
     {"name": "medium", "file": "medium-6x10.pcf", "source": "6x10", "chars": TEXT,
-     "alias": {"◀": "◄", "▶": "►"}, "borrow": (("6x12", "✓✗"),)},
-    # trim: drop the rows blank in every chosen glyph, so a card face wastes no pixel.
+     "borrow": (("6x12", SUITS + "◀▶✓✗"),)},
     {"name": "large", "file": "large-9x11.pcf", "source": "9x15B", "chars": RANKS + SUITS,
      "borrow": (("9x15", SUITS),), "trim": True},
 )
@@ -192,27 +193,26 @@ def _tool(name):
 
 
 def build_glyphs(spec, source_dir: str = SOURCE_DIR):
-    """The base font and {code point: rows} for one entry of FONTS."""
+    """The base font and {code point: rows} for one entry of FONTS.
+
+    A character listed in ``drawn`` is drawn, one listed in ``borrow`` comes
+    from that sibling font, any other from the source font; missing is an error.
+    """
     base = read_source(spec["source"], source_dir)
     lenders = [(read_source(stem, source_dir), chars) for stem, chars in spec.get("borrow", ())]
-    alias = spec.get("alias", {})
     draw = spec.get("drawn", {})
     out = {}
     for ch in sorted(set(spec["chars"])):
         code, what = ord(ch), "%s U+%04X" % (spec["name"], ord(ch))
-        if base.glyphs.get(code, 0) is None:
-            raise FontError("%s: the source glyph has ink outside the font cell" % what)
-        if code in base.glyphs:
-            out[code] = base.glyphs[code]
-        elif ch in alias and base.glyphs.get(ord(alias[ch])) is not None:
-            out[code] = base.glyphs[ord(alias[ch])]
-        elif any(ch in chars and lender.glyphs.get(code) for lender, chars in lenders):
-            lender = next(f for f, chars in lenders if ch in chars and f.glyphs.get(code))
-            out[code] = fit(lender.glyphs[code], lender, base, what)
-        elif ch in draw:
+        font = next((f for f, chars in lenders if ch in chars), base)
+        if ch in draw:
             out[code] = drawn(draw[ch], base, what)
+        elif code not in font.glyphs:
+            raise FontError("%s: %s has no glyph for it" % (what, font.name))
+        elif font.glyphs[code] is None:
+            raise FontError("%s: %s has ink outside its cell" % (what, font.name))
         else:
-            raise FontError("%s: %s has no glyph and no fallback" % (what, base.name))
+            out[code] = fit(font.glyphs[code], font, base, what)
     return base, out
 
 
@@ -276,13 +276,16 @@ def write_bdf(spec, base: Bdf, glyphs) -> str:
 def build_all(out_dir: str, keep_bdf: bool = False, source_dir: str = SOURCE_DIR):
     """Write every font of FONTS into out_dir; returns the PCF paths."""
     bdftopcf = _tool("bdftopcf")
+    built = []  # everything is read and checked before anything is written
+    for spec in FONTS:
+        base, glyphs = build_glyphs(spec, source_dir)
+        if spec.get("trim"):
+            base, glyphs = trim(base, glyphs)
+        built.append((spec, base, glyphs))
     os.makedirs(out_dir, exist_ok=True)
     paths = []
     with tempfile.TemporaryDirectory() as tmp:
-        for spec in FONTS:
-            base, glyphs = build_glyphs(spec, source_dir)
-            if spec.get("trim"):
-                base, glyphs = trim(base, glyphs)
+        for spec, base, glyphs in built:
             bdf = os.path.join(keep_bdf and out_dir or tmp, spec["file"][:-4] + ".bdf")
             with open(bdf, "w", encoding="latin-1", newline="\n") as f:
                 f.write(write_bdf(spec, base, glyphs))
