@@ -1,0 +1,437 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_core.nvlog`
+==================
+
+The console's saves (settings, ranking, the game in progress) as an
+append-only log in ``microcontroller.nvm``, kind to the flash and safe
+across power cuts. Works over any bytearray-like nvm; no hardware imports.
+
+Why a log. On the RP2040 a write into bytes that are all 0xFF is only
+programmed; any other write erases and rewrites the whole 4 KB sector, which
+lasts about 100,000 erases. So every save is one record appended, with one
+slice assignment, into the erased tail; only when the tail is too short is
+the log compacted: one whole-sector write of a fresh image.
+
+Layout (all integers big-endian)::
+
+    0  "PsT" + layout version (1)
+    4  records, then 0xFF up to the end
+
+    record = tag, [length], payload, check (2)
+    tag    = kind << 4 | code   code 0..12: the payload length itself,
+                                13: one length byte follows (0..254),
+                                14: two 7-bit length bytes follow
+    check  = CRC-16/CCITT-FALSE of tag, length and payload, high byte
+             then low byte & 0x7F: a record never ends in 0xFF.
+
+Kinds: 1 settings, 2 ranking (latest wins), 3 game start (a new game
+header, no actions yet), 4 game actions (appended), 5 game end,
+6 game image (header length, header, actions: the whole game in one
+record, written only by compaction), 7 meta (generation: compactions so
+far; it closes every image, so its absence means a cut image).
+
+Power cuts. A write programs its bytes in address order, so a cut leaves a
+record whose last byte is still 0xFF: its check fails and it is ignored
+(the state before the write). The scanner steps over a failed record by its
+length (or over its tag and length bytes if the length was never written),
+and the writer appends after the same point, so no erase is needed.
+Anything else that does not parse is damage: what came before it is kept
+and the next save compacts.
+
+Compaction writes magic, ranking, settings, game image, meta, in that
+order, so the ranking is the first thing programmed after the erase. A cut
+after the erase and before the ranking record's last byte loses the
+ranking: ``4 + record_size(len(ranking))`` cut points per compaction (68
+for a 60-byte ranking), against about 2,800 (Pişti) to 4,000 (Pis Yedili)
+cut points a match. No layout in one sector avoids that: the erase clears
+every byte at once and ``nvm`` has no second sector for a copy.
+``tools/nvm_report.py`` measures it over whole matches. ``reserve`` makes
+``end_game`` compact early when less than that is free: fewer games caught
+by a compaction, a few more erases (and ranking exposures).
+
+RAM: one 4 KB copy of the nvm while loading, one 4 KB image while
+compacting (never both); payloads are small ``bytes``.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+try:  # CPython has it in C; CircuitPython and MicroPython do not.
+    from binascii import crc_hqx as _crc_hqx
+except ImportError:
+    _crc_hqx = None
+
+_MAGIC = b"PsT\x01"
+_VERSION = const(1)
+_SETTINGS = const(1)
+_RANKING = const(2)
+_START = const(3)
+_ACTIONS = const(4)
+_END = const(5)
+_GAME = const(6)
+_META = const(7)
+_MAX_BLOB = const(254)
+_META_LEN = const(5)  # tag, generation (2), check (2)
+_FF32 = b"\xff" * 32
+# CRC-16/CCITT (poly 0x1021) of each 4-bit value: the nibble table.
+_T = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
+      0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
+
+NOTICE_FOREIGN = "nvm: unrecognised data found, starting with fresh saves"
+NOTICE_VERSION = "nvm: saves are in layout %d, this build reads %d; starting fresh"
+NOTICE_CUT_IMAGE = "nvm: power was cut while tidying the saves; some may be lost"
+NOTICE_TORN = "nvm: an interrupted save was discarded"
+NOTICE_DAMAGE = "nvm: damaged saves found at byte %d were dropped"
+
+
+def crc16(buf, start=0, end=None):
+    """CRC-16/CCITT-FALSE (init 0xFFFF, poly 0x1021) of ``buf[start:end]``."""
+    if end is None:
+        end = len(buf)
+    if _crc_hqx is not None:
+        return _crc_hqx(memoryview(buf)[start:end], 0xFFFF)
+    c = 0xFFFF
+    t = _T
+    for i in range(start, end):
+        b = buf[i]
+        c = ((c << 4) & 0xFFFF) ^ t[(c >> 12) ^ (b >> 4)]
+        c = ((c << 4) & 0xFFFF) ^ t[(c >> 12) ^ (b & 15)]
+    return c
+
+
+def record_size(n):
+    """Bytes a record with an ``n``-byte payload takes in the log."""
+    return (1 if n <= 12 else 2 if n <= _MAX_BLOB else 3) + n + 2
+
+
+def _put_head(buf, p, kind, n):
+    if n <= 12:
+        buf[p] = kind << 4 | n
+        return p + 1
+    if n <= _MAX_BLOB:
+        buf[p] = kind << 4 | 13
+        buf[p + 1] = n
+        return p + 2
+    buf[p] = kind << 4 | 14
+    buf[p + 1] = n >> 7
+    buf[p + 2] = n & 127
+    return p + 3
+
+
+def _put_check(buf, start, p):
+    c = crc16(buf, start, p)
+    buf[p] = c >> 8
+    buf[p + 1] = c & 0x7F
+    return p + 2
+
+
+def _put(buf, p, kind, payload):
+    start = p
+    n = len(payload)
+    p = _put_head(buf, p, kind, n)
+    buf[p:p + n] = payload
+    return _put_check(buf, start, p + n)
+
+
+def _all_ff(buf, a, b):
+    while a < b:
+        n = b - a if b - a < 32 else 32
+        if buf[a:a + n] != _FF32[:n]:
+            return False
+        a += n
+    return True
+
+
+def _blob(data, what):
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError("%s must be bytes, not %s" % (what, type(data).__name__))
+    data = bytes(data)
+    if len(data) > _MAX_BLOB:
+        raise ValueError("%s is %d bytes; at most %d fit a record" % (what, len(data), _MAX_BLOB))
+    return data
+
+
+class Store:
+    """The save log over ``nvm`` (``microcontroller.nvm`` or any bytearray).
+
+    Call :meth:`load` once, then read the state and save with the put and
+    game methods; each save is in the nvm when the method returns. Payloads
+    are opaque bytes (the app encodes them), at most 254 bytes a call. The
+    store owns the whole nvm: nothing else may write it.
+
+    State: ``settings``, ``ranking``, ``game_header`` (bytes or None) and
+    ``game_actions`` (a bytearray of every action byte of the game in
+    progress, in order; replaced, not extended, by start_game/end_game).
+    After load: ``status`` ('ok', 'recovered', 'reset'), ``notice`` (one
+    line, '' when ok), ``blank`` (the nvm was erased: a new device, or a
+    cut right after a compaction's erase), ``generation`` (compactions of
+    this log so far). Counters: ``erases_caused`` and ``compactions`` by
+    this object, ``free`` bytes before the next compaction, and
+    ``image_layout``: (ranking end, settings end, game end, image end)
+    offsets of the last image written.
+    """
+
+    def __init__(self, nvm, reserve=0):
+        self._nvm = nvm
+        self.reserve = reserve
+        self._size = len(nvm)
+        if not 64 <= self._size <= 16384:
+            raise ValueError("nvm of %d bytes: the save log needs 64 to 16384" % self._size)
+        self._free = None  # None until load(): where the next record goes
+        self.erases_caused = 0
+        self.compactions = 0
+        self.image_layout = None
+        self._clear()
+
+    def _clear(self):
+        self.settings = None
+        self.ranking = None
+        self.game_header = None
+        self.game_actions = bytearray()
+        self.generation = 0
+        self.status = "ok"
+        self.notice = ""
+        self.blank = False
+        self._dirty = False  # bytes past _free are not all 0xFF: compact next
+        self._seal = False  # image lacks its meta record: add one next
+
+    @property
+    def free(self):
+        """Bytes left for appended records before the next compaction."""
+        p = self._free or 0
+        pre = 4 + _META_LEN if p == 0 else _META_LEN if self._seal else 0
+        return 0 if self._dirty else self._size - p - pre
+
+    def load(self):
+        """Read the nvm; returns 'ok', 'recovered' or 'reset' (also ``status``)."""
+        self._clear()
+        size = self._size
+        img = self._nvm[0:size]
+        if img[0:4] != _MAGIC:
+            self._free = 0
+            if _all_ff(img, 0, size):
+                self.blank = True
+                return self.status
+            self._dirty = True
+            k = 0
+            while k < 4 and img[k] == _MAGIC[k]:
+                k += 1
+            if k and _all_ff(img, k, size):  # cut while writing the magic
+                return self._flag("recovered", NOTICE_CUT_IMAGE)
+            if k == 3:
+                return self._flag("reset", NOTICE_VERSION % (img[3], _VERSION))
+            return self._flag("reset", NOTICE_FOREIGN)
+        p = 4
+        torn = meta = False
+        bad = -1  # where damage was first seen
+        while p < size:
+            t = img[p]
+            if t == 0xFF:
+                break
+            kind = t >> 4
+            code = t & 15
+            h = 1 if code <= 12 else code - 11
+            if kind == 0 or kind > _META or code == 15 or p + h > size:
+                break
+            if code <= 12:
+                n = code
+            elif code == 13:
+                n = img[p + 1]
+                n = -1 if n == 0xFF else n
+            else:
+                n = -1 if img[p + 1] > 127 or img[p + 2] > 127 else img[p + 1] << 7 | img[p + 2]
+            if n < 0:  # the length was never written: a cut record
+                torn = True
+                p += h
+                continue
+            end = p + h + n + 2
+            if end > size:
+                break
+            c = crc16(img, p, end - 2)
+            if img[end - 2] != c >> 8 or img[end - 1] != c & 0x7F:
+                if img[end - 1] == 0xFF:  # cut before its last byte
+                    torn = True
+                else:  # a record changed after it was written
+                    bad = p if bad < 0 else bad
+            else:
+                torn = False
+                meta = self._apply(kind, img, p + h, n) or meta
+            p = end
+        self._free = p
+        if bad < 0 and not _all_ff(img, p, size):  # a record that does not parse
+            bad = p
+        if bad >= 0:  # keep what parsed; the next save rewrites it all
+            self._dirty = True
+            return self._flag("recovered", NOTICE_DAMAGE % bad)
+        if not meta:
+            self._seal = True
+            return self._flag("recovered", NOTICE_CUT_IMAGE)
+        if torn:
+            return self._flag("recovered", NOTICE_TORN)
+        return self.status
+
+    def _flag(self, status, notice):
+        self.status = status
+        self.notice = notice
+        return status
+
+    def _apply(self, kind, img, a, n):
+        b = a + n
+        if kind == _SETTINGS:
+            self.settings = bytes(img[a:b])
+        elif kind == _RANKING:
+            self.ranking = bytes(img[a:b])
+        elif kind == _START:
+            self.game_header = bytes(img[a:b])
+            self.game_actions = bytearray()
+        elif kind == _ACTIONS:
+            if self.game_header is not None:
+                self.game_actions += img[a:b]
+        elif kind == _END:
+            self.game_header = None
+            self.game_actions = bytearray()
+        elif kind == _GAME:
+            if n and img[a] < n:
+                h = a + 1 + img[a]
+                self.game_header = bytes(img[a + 1:h])
+                self.game_actions = bytearray(img[h:b])
+        elif kind == _META and n >= 2:
+            self.generation = img[a] << 8 | img[a + 1]
+            return True
+        return False
+
+    # -- saving ----------------------------------------------------------------
+    def put_settings(self, data):
+        """Save the settings blob (at most 254 bytes); same bytes: no write."""
+        data = _blob(data, "settings")
+        if data != self.settings:
+            self._save(_SETTINGS, data, data, self.ranking, self.game_header,
+                       self.game_actions, b"")
+            self.settings = data
+
+    def put_ranking(self, data):
+        """Save the ranking blob (at most 254 bytes); same bytes: no write."""
+        data = _blob(data, "ranking")
+        if data != self.ranking:
+            self._save(_RANKING, data, self.settings, data, self.game_header,
+                       self.game_actions, b"")
+            self.ranking = data
+
+    def start_game(self, header):
+        """Save a new game in progress: its header (at most 254 bytes), no actions."""
+        header = _blob(header, "game header")
+        self._save(_START, header, self.settings, self.ranking, header, b"", b"")
+        self.game_header = header
+        self.game_actions = bytearray()
+
+    def add_actions(self, data):
+        """Append action bytes (1..254) to the game in progress."""
+        data = _blob(data, "actions")
+        if not data:
+            raise ValueError("add_actions needs at least one byte")
+        if self.game_header is None:
+            raise ValueError("add_actions: no game in progress (call start_game first)")
+        self._save(_ACTIONS, data, self.settings, self.ranking, self.game_header,
+                   self.game_actions, data)
+        self.game_actions += data
+
+    def end_game(self):
+        """Clear the game in progress (no write when there is none). With
+        fewer than ``reserve`` bytes free this is the moment to compact: the
+        image is at its smallest and no game is at risk."""
+        if self.game_header is not None:
+            kind = None if self.free < self.reserve else _END
+            self._save(kind, b"", self.settings, self.ranking, None, b"", b"")
+            self.game_header = None
+            self.game_actions = bytearray()
+
+    def compact(self):
+        """Rewrite the log as a fresh image now (one sector erase)."""
+        self._save(None, b"", self.settings, self.ranking, self.game_header,
+                   self.game_actions, b"")
+
+    def _save(self, kind, payload, s, r, h, a, b):
+        # Append one record; when it does not fit, write the image of the new
+        # state (s, r, h, a + b) instead. Either is one nvm write.
+        p = self._free
+        if p is None:
+            raise RuntimeError("Store.load() must run before saving")
+        pre = 4 + _META_LEN if p == 0 else _META_LEN if self._seal else 0
+        n = pre + record_size(len(payload))
+        if kind is None or self._dirty or p + n > self._size:
+            self._compact(s, r, h, a, b)
+            return
+        buf = bytearray(n)
+        q = 0
+        if p == 0:
+            buf[0:4] = _MAGIC
+            q = 4
+        if pre:
+            g = self.generation
+            q = _put(buf, q, _META, bytes((g >> 8, g & 255)))
+        _put(buf, q, kind, payload)
+        self._write(p, buf)
+        self._free = p + n
+        self._seal = False
+        self.blank = False
+
+    def _compact(self, s, r, h, a, b):
+        size = self._size
+        g = (self.generation + 1) & 0xFFFF
+        need = 4 + _META_LEN
+        if r is not None:
+            need += record_size(len(r))
+        if s is not None:
+            need += record_size(len(s))
+        if h is not None:
+            gn = 1 + len(h) + len(a) + len(b)
+            need += record_size(gn)
+        if need > size:
+            raise ValueError("saves need %d bytes, nvm has %d: nothing written" % (need, size))
+        img = bytearray(size)
+        img[0:4] = _MAGIC
+        p = 4
+        if r is not None:  # the most precious first: the shortest exposure
+            p = _put(img, p, _RANKING, r)
+        rank_end = p
+        if s is not None:
+            p = _put(img, p, _SETTINGS, s)
+        settings_end = p
+        if h is not None:
+            start = p
+            p = _put_head(img, p, _GAME, gn)
+            img[p] = len(h)
+            p += 1
+            for part in (h, a, b):
+                img[p:p + len(part)] = part
+                p += len(part)
+            p = _put_check(img, start, p)
+        game_end = p
+        p = _put(img, p, _META, bytes((g >> 8, g & 255)))
+        q = p
+        while q < size:
+            k = size - q if size - q < 32 else 32
+            img[q:q + k] = _FF32[:k]
+            q += k
+        self._write(0, img)
+        if not self.blank:
+            self.erases_caused += 1
+        self.compactions += 1
+        self.generation = g
+        self.image_layout = (rank_end, settings_end, game_end, p)
+        self._free = p
+        self._dirty = self._seal = self.blank = False
+
+    def _write(self, p, buf):
+        try:
+            self._nvm[p:p + len(buf)] = buf
+        except BaseException:
+            self._dirty = True  # unknown bytes may have been programmed
+            raise
