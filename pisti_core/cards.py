@@ -107,6 +107,11 @@ def parse_deck(codes, decks=1):
     return out
 
 
+def decks_for(players):
+    """Y-1: Pis Yedili uses one deck for 2 players, two for 3 and 4."""
+    return 1 if players == 2 else 2
+
+
 def new_deck(decks=1):
     """A fresh, unshuffled deck of ``decks`` decks as a bytearray of ids."""
     return bytearray(range(52 * decks))

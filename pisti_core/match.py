@@ -10,7 +10,7 @@ described by its first dealer and, per hand, the deck order and the actions
 (T-6), so it can be saved, replayed and resumed.
 """
 
-from pisti_core.cards import card_str, parse_deck, randbelow, shuffle_and_cut
+from pisti_core.cards import card_str, decks_for, parse_deck, randbelow, shuffle_and_cut
 
 GAMES = ("pisti", "yedili")
 
@@ -39,10 +39,6 @@ def deal_deck(game, players, below=randbelow):
                 return deck
     return shuffle_and_cut(decks_for(players), below, False)
 
-
-def decks_for(players):
-    """Y-1: Pis Yedili uses one deck for 2 players, two for 3 and 4."""
-    return 1 if players == 2 else 2
 
 
 class Match:

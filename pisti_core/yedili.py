@@ -13,7 +13,7 @@ hand is its deck order plus its actions (T-6): ``undo()`` replays the record.
 """
 
 from pisti_core.cards import (RANK, SUIT, SUITS, IllegalActionError, InvalidDeckError,
-                              card_str, cards_str)
+                              card_str, cards_str, decks_for)  # noqa: F401 (decks_for re-exported)
 
 try:
     from micropython import const
@@ -48,15 +48,13 @@ VALUE = bytes([11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 25, 10, 10])
 _PLAIN = bytes([0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 1, 1])
 
 
-def decks_for(players):
-    """Y-1: one deck for 2 players, two for 3 and 4."""
-    return 1 if players == 2 else 2
-
-
 def check_deck(deck, players):
     """A copy of ``deck`` (card ids, top first) if it is the deck Y-1 wants."""
     n = 52 * decks_for(players)
-    deck = bytes(deck)
+    try:
+        deck = bytes(deck)
+    except (TypeError, ValueError):  # not card ids at all
+        deck = b""
     if len(deck) != n or len(set(deck)) != n or max(deck) >= n:
         raise InvalidDeckError("a Pis Yedili deck for %d players holds %d distinct card ids"
                                % (players, n))
@@ -322,13 +320,14 @@ class YediliHand:
 
     def is_legal(self, a):
         """Whether action ``a`` may be applied now."""
-        return isinstance(a, int) and a in self.legal()
+        return isinstance(a, int) and not isinstance(a, bool) and a in self.legal()
 
     def apply(self, a):
         """Apply ``a``; raises IllegalActionError (state unchanged) if illegal."""
         if not self.is_legal(a):
-            raise IllegalActionError("illegal action %s for seat %s in %s"
-                                     % (self.action_str(a), self.turn, self.describe()))
+            who = "seat %d" % self.turn if self.turn >= 0 else "no seat (the hand is over)"
+            raise IllegalActionError("illegal action %s for %s in %s"
+                                     % (self.action_str(a), who, self.describe()))
         self.play(a)
 
     def undo(self):

@@ -20,7 +20,7 @@ def _where(st):
 
 def action_str(a):
     """R-2 notation of an action (Muamele picks as ``pick:N``)."""
-    if not isinstance(a, int):
+    if not isinstance(a, int) or isinstance(a, bool):
         return repr(a)
     if 0 <= a < 52:
         return card_str(a)
