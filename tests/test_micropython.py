@@ -15,8 +15,9 @@ import pytest
 from tools import mpy
 
 MODES = [("pisti", 2), ("pisti", 4), ("yedili", 2), ("yedili", 3), ("yedili", 4)]
-CORE_MODULES = sorted(f[:-3] for f in os.listdir(os.path.join(mpy.ROOT, "pisti_core"))
-                      if f.endswith(".py"))
+from tools.bench import core_modules  # noqa: E402
+
+CORE_MODULES = core_modules()
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +30,7 @@ def build(tmp_path_factory):
 
 def test_every_core_module_compiles_to_mpy(build):
     for m in CORE_MODULES:
-        assert os.path.exists(os.path.join(build, "pisti_core", m + ".mpy")), m
+        assert os.path.exists(os.path.join(build, "pisti_core", m.replace(".", "/") + ".mpy")), m
 
 
 @pytest.mark.parametrize("game,players", MODES)
@@ -52,9 +53,10 @@ def test_a_too_small_heap_fails(build):
 def test_import_from_source_fits_in_64K(build, tmp_path, module):
     # The module itself from .py (compiled in the heap), the rest precompiled.
     shutil.copytree(os.path.join(build, "pisti_core"), str(tmp_path / "pisti_core"))
-    os.unlink(str(tmp_path / "pisti_core" / (module + ".mpy")))
-    shutil.copy(os.path.join(mpy.ROOT, "pisti_core", module + ".py"),
-                str(tmp_path / "pisti_core"))
+    rel = module.replace(".", "/")
+    os.unlink(str(tmp_path / "pisti_core" / (rel + ".mpy")))
+    shutil.copy(os.path.join(mpy.ROOT, "pisti_core", rel + ".py"),
+                str(tmp_path / "pisti_core" / (rel + ".py")))
     r = mpy.run_code("import pisti_core.%s\nprint('imported')\n" % module, "64K",
                      path=(str(tmp_path),))
     assert r.returncode == 0 and "imported" in r.stdout, r.stdout + r.stderr

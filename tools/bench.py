@@ -28,7 +28,18 @@ from pisti_core.match import deal_deck, new_hand  # noqa: E402
 from tools import mpy  # noqa: E402
 
 MODES = [("pisti", 2), ("pisti", 4), ("yedili", 2), ("yedili", 3), ("yedili", 4)]
-MODULES = ["cards", "pisti", "pisti_obs", "yedili", "yedili_obs", "match"]
+
+
+def core_modules():
+    """Every module of pisti_core, dotted below it (``bots.pisti_bots``)."""
+    out = []
+    base = os.path.join(mpy.ROOT, "pisti_core")
+    for dirpath, _, files in os.walk(base):
+        rel = os.path.relpath(dirpath, base)
+        for f in sorted(files):
+            if f.endswith(".py") and f != "__init__.py" and "__pycache__" not in rel:
+                out.append((f[:-3] if rel == "." else rel.replace(os.sep, ".") + "." + f[:-3]))
+    return sorted(out)
 
 
 def cpython_rate(game, players, count, seed=1):
@@ -87,11 +98,13 @@ def mp_match_heap(build, game, players, matches=3):
 def import_heaps(build):
     """Per module: (alone, with deps) smallest heap in KB to import it from .py."""
     out = {}
-    for m in MODULES:
+    for m in core_modules():
         alone = tempfile.mkdtemp()
         shutil.copytree(os.path.join(build, "pisti_core"), os.path.join(alone, "pisti_core"))
-        os.unlink(os.path.join(alone, "pisti_core", m + ".mpy"))
-        shutil.copy(os.path.join(mpy.ROOT, "pisti_core", m + ".py"), os.path.join(alone, "pisti_core"))
+        rel = m.replace(".", os.sep)
+        os.unlink(os.path.join(alone, "pisti_core", rel + ".mpy"))
+        shutil.copy(os.path.join(mpy.ROOT, "pisti_core", rel + ".py"),
+                    os.path.join(alone, "pisti_core", rel + ".py"))
         code = "import pisti_core.%s\n" % m
         a = mpy.smallest_heap(code, path=(alone,))
         shutil.rmtree(alone)
@@ -118,7 +131,7 @@ def main(argv):
         if not quick:
             print("\nimport from .py   alone    with deps   (budget 64K)")
             for m, (a, d) in sorted(import_heaps(build).items()):
-                print("pisti_core.%-12s %4sK    %4sK" % (m, a, d))
+                print("pisti_core.%-22s %4sK    %4sK" % (m, a, d))
     finally:
         shutil.rmtree(build)
     return 0
