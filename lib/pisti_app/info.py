@@ -1,0 +1,203 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.info`
+================
+
+Text screens: paged, word-wrapped text in the small font (rules, About,
+Rankings, the scores of the game in play). UP/DOWN scroll a line, LEFT/RIGHT
+turn the page, B goes back.
+"""
+
+import gc
+import os
+import sys
+
+from pisti_app import gfx
+from pisti_app import keys as K
+from pisti_app.screen import Screen
+from pisti_app.strings import t
+from pisti_app.util import const
+
+_LINES = const(7)
+_COLS = const(25)
+
+
+def wrap(text, cols=_COLS):
+    """Lines of at most ``cols`` characters; '\\n' starts a new line."""
+    out = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            while len(word) > cols:
+                if line:
+                    out.append(line)
+                    line = ""
+                out.append(word[:cols])
+                word = word[cols:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= cols:
+                line += " " + word
+            else:
+                out.append(line)
+                line = word
+        out.append(line)
+    return out
+
+
+class TextPages(Screen):
+    """Pages of (title, text); ``source()`` rebuilds them (language change)."""
+
+    def __init__(self, app, name, source):
+        super().__init__(app)
+        self.name = name
+        self.source = source
+        g = self.group
+        g.append(gfx.box(128, 8, 0, 0))
+        self.title = gfx.label("small", "", 1, 0)
+        self.title.color = gfx.BLACK
+        g.append(self.title)
+        self.mark = gfx.label("small", "", 127, 0, anchor=(1.0, 0.0))
+        self.mark.color = gfx.BLACK
+        g.append(self.mark)
+        self.rows = []
+        for i in range(_LINES):
+            lbl = gfx.label("small", "", 0, 8 + 8 * i)
+            g.append(lbl)
+            self.rows.append(lbl)
+        self.page = 0
+        self.top = 0
+        self.load()
+
+    def load(self):
+        """(Re)build the wrapped pages from the source."""
+        self.pages = [(title, wrap(text)) for title, text in self.source()]
+        self.page = min(self.page, len(self.pages) - 1)
+        self.draw()
+
+    def draw(self):
+        """Show the current page from line ``top``."""
+        title, lines = self.pages[self.page]
+        self.top = max(0, min(self.top, len(lines) - _LINES))
+        _set(self.title, title)
+        more = ""
+        if self.top > 0:
+            more += "\u25b2"
+        if self.top + _LINES < len(lines):
+            more += "\u25bc"
+        if len(self.pages) > 1:
+            more += " %d/%d" % (self.page + 1, len(self.pages))
+        _set(self.mark, more)
+        for i in range(_LINES):
+            k = self.top + i
+            _set(self.rows[i], lines[k] if k < len(lines) else "")
+        self.app.dirty = True
+
+    def key(self, code):
+        lines = self.pages[self.page][1]
+        if code == K.DOWN:
+            if self.top + _LINES < len(lines):
+                self.top += 1
+            elif self.page + 1 < len(self.pages):
+                self.page += 1
+                self.top = 0
+            self.draw()
+        elif code == K.UP:
+            if self.top > 0:
+                self.top -= 1
+            elif self.page > 0:
+                self.page -= 1
+                self.top = 99
+            self.draw()
+        elif code == K.RIGHT or code == K.LEFT:
+            self.page = (self.page + (1 if code == K.RIGHT else -1)) % len(self.pages)
+            self.top = 0
+            self.draw()
+        elif code in (K.OK, K.BACK, K.MENU):
+            self.app.pop()
+
+    def resume(self):
+        self.load()
+
+    def close(self):
+        self.app.forget("pisti_app.rules_en", "pisti_app.rules_tr")
+
+    def status(self, st):
+        st["page"] = self.page
+        st["pages"] = len(self.pages)
+        st["title"] = self.pages[self.page][0]
+        st["lines"] = [r.text for r in self.rows]
+
+
+def _set(lbl, text):
+    if lbl.text != text:
+        lbl.text = text
+
+
+def rules_pages(app, which):
+    """The rules of 'pisti' or 'yedili', or the button guide ('buttons')."""
+
+    def source():
+        from pisti_app import strings
+        mod = strings.rules_module()
+        if which == "buttons":
+            return mod.BUTTONS_3 if app.input.three else mod.BUTTONS_6
+        return mod.PISTI if which == "pisti" else mod.YEDILI
+
+    return TextPages(app, "rules", source)
+
+
+def About(app):  # pylint: disable=invalid-name
+    """The About screen: version, free memory, platform, display, buttons."""
+    from pisti_app import __version__
+
+    def source():
+        gc.collect()
+        free = getattr(gc, "mem_free", None)
+        mem = ("%d B" % free()) if free is not None else "-"
+        impl = sys.implementation
+        ver = ".".join([str(v) for v in impl.version[:3]])
+        try:
+            machine = os.uname().machine
+        except (AttributeError, OSError):
+            machine = sys.platform
+        text = "%s %s\n%s: %s\n%s %s\n%s\n%s: %dx%d\n%s: %s" % (
+            t("app_title"), __version__, t("free_mem"), mem, impl.name, ver, machine,
+            t("display"), app.width, app.height, t("buttons"), " ".join(app.hw.key_names))
+        return ((t("about"), text),)
+
+    return TextPages(app, "about", source)
+
+
+def Rankings(app):  # pylint: disable=invalid-name
+    """T-2 ranking points per game and bot level (this session's matches)."""
+
+    def source():
+        rows = app.rankings.as_dict()
+        if not rows:
+            return ((t("rankings"), t("no_rankings")),)
+        lines = []
+        for key in sorted(rows):
+            game, players, level = key.split(":")
+            r = rows[key]
+            lines.append("%s %s %s: %+d (%d)" % (t(game), players, t("lv_" + level),
+                                                  r["points"], r["played"]))
+        return ((t("rankings"), t("rank_head") + "\n" + "\n".join(lines)),)
+
+    return TextPages(app, "rankings", source)
+
+
+def Scores(app):  # pylint: disable=invalid-name
+    """The totals of the match in play, from the pause menu."""
+
+    def source():
+        s = app.session
+        m = s.match
+        lines = [t("hand_n") % s.hand_no + "  " + t("target_n") % m.target]
+        from pisti_app.names import side_name
+        for i in range(m.sides):
+            lines.append("%s: %d" % (side_name(s, i), m.totals[i]))
+        return ((t("scores"), "\n".join(lines)),)
+
+    return TextPages(app, "scores", source)

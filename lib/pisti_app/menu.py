@@ -1,0 +1,164 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.menu`
+================
+
+A scrolling list menu: a title bar, four rows in the medium font (a row may
+carry a value changed with LEFT/RIGHT, or by OK on three-button boards) and
+a help line. Labels are allocated once; scrolling only changes their text.
+"""
+
+from pisti_app import gfx
+from pisti_app import keys as K
+from pisti_app.screen import Screen
+from pisti_app.strings import t
+from pisti_app.util import const
+
+_ROWS = const(4)
+_ROW_Y = const(10)
+_ROW_H = const(11)
+
+
+class Item:
+    """One row: ``key`` (for the owner), ``text``, optional value choices."""
+
+    def __init__(self, key, text, values=None, index=0):
+        self.key = key
+        self.text = text
+        self.values = values
+        self.index = index
+
+    @property
+    def value(self):
+        """The shown value text, or None."""
+        return self.values[self.index] if self.values else None
+
+
+class ListMenu(Screen):
+    """``ListMenu(app, name, title, items, owner)``; the owner gets
+    ``menu_select(menu, item)``, ``menu_change(menu, item)`` and
+    ``menu_back(menu)``."""
+
+    def __init__(self, app, name, title, items, owner, help_key="help_menu"):
+        super().__init__(app)
+        self.name = name
+        self.owner = owner
+        self.help_key = help_key
+        g = self.group
+        g.append(gfx.box(128, 9, 0, 0))
+        self.title = gfx.label("small", "", 2, 1)
+        self.title.color = gfx.BLACK
+        g.append(self.title)
+        self.bar = gfx.box(128, _ROW_H, 0, _ROW_Y)
+        g.append(self.bar)
+        self.left = []
+        self.right = []
+        for i in range(_ROWS):
+            y = _ROW_Y + i * _ROW_H
+            a = gfx.label("medium", "", 3, y + 1)
+            b = gfx.label("medium", "", 125, y + 1, anchor=(1.0, 0.0))
+            g.append(a)
+            g.append(b)
+            self.left.append(a)
+            self.right.append(b)
+        self.more_up = gfx.label("small", "", 127, 1, anchor=(1.0, 0.0))
+        self.more_up.color = gfx.BLACK
+        g.append(self.more_up)
+        self.help = gfx.label("small", "", 0, 56)
+        g.append(self.help)
+        self.cursor = 0
+        self.top = 0
+        self.set(title, items)
+
+    def set(self, title, items, cursor=None):
+        """Replace the title and rows (keeps the cursor on the same key)."""
+        key = self.items[self.cursor].key if cursor is None and getattr(self, "items", None) else None
+        self.title_text = title
+        self.items = items
+        if cursor is not None:
+            self.cursor = cursor
+        elif key is not None:
+            self.cursor = 0
+            for i in range(len(items)):
+                if items[i].key == key:
+                    self.cursor = i
+        self.cursor = min(self.cursor, len(items) - 1)
+        self.draw()
+
+    def item(self, key):
+        """The row with ``key`` (or None)."""
+        for it in self.items:
+            if it.key == key:
+                return it
+        return None
+
+    def draw(self):
+        """Update every label from the items and the cursor."""
+        if self.cursor < self.top:
+            self.top = self.cursor
+        elif self.cursor >= self.top + _ROWS:
+            self.top = self.cursor - _ROWS + 1
+        self.top = max(0, min(self.top, len(self.items) - _ROWS))
+        _set(self.title, self.title_text)
+        for i in range(_ROWS):
+            k = self.top + i
+            a = self.left[i]
+            b = self.right[i]
+            if k < len(self.items):
+                it = self.items[k]
+                sel = k == self.cursor
+                _set(a, it.text)
+                v = it.value
+                if v is None:
+                    _set(b, "")
+                else:
+                    _set(b, ("\u25c0" + v + "\u25b6") if sel else v)
+                c = gfx.BLACK if sel else gfx.WHITE
+                if a.color != c:
+                    a.color = c
+                    b.color = c
+            else:
+                _set(a, "")
+                _set(b, "")
+        self.bar.y = _ROW_Y + (self.cursor - self.top) * _ROW_H
+        up = self.top > 0
+        down = self.top + _ROWS < len(self.items)
+        _set(self.more_up, ("\u25b2" if up else "") + ("\u25bc" if down else ""))
+        _set(self.help, t(self.help_key))
+        self.app.dirty = True
+
+    def key(self, code):
+        it = self.items[self.cursor]
+        if code == K.UP or code == K.DOWN:
+            n = len(self.items)
+            self.cursor = (self.cursor + (1 if code == K.DOWN else -1)) % n
+            self.draw()
+        elif (code == K.LEFT or code == K.RIGHT) and it.values:
+            step = 1 if code == K.RIGHT else -1
+            it.index = (it.index + step) % len(it.values)
+            self.owner.menu_change(self, it)
+            self.draw()
+        elif code == K.OK:
+            if it.values:
+                it.index = (it.index + 1) % len(it.values)
+                self.owner.menu_change(self, it)
+                self.draw()
+            else:
+                self.owner.menu_select(self, it)
+        elif code == K.BACK or code == K.MENU:
+            self.owner.menu_back(self)
+
+    def resume(self):
+        self.owner.menu_refresh(self)
+        self.draw()
+
+    def status(self, st):
+        st["menu"] = [it.key for it in self.items]
+        st["cursor"] = self.items[self.cursor].key
+        st["title"] = self.title_text
+
+
+def _set(lbl, text):
+    if lbl.text != text:
+        lbl.text = text

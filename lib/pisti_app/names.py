@@ -1,0 +1,33 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.names`
+=================
+
+How seats, sides and cards are named on screen (in the current language).
+"""
+
+from pisti_app.gfx import RANK_TEXT, SUIT_TEXT
+from pisti_app.strings import t
+
+
+def card_text(c):
+    """A card id as its rank and suit symbol: ``'10♦'``."""
+    c %= 52
+    return RANK_TEXT[c >> 2] + SUIT_TEXT[c & 3]
+
+
+def seat_name(session, seat):
+    """'You', 'Bot' (two players) or 'Bot 2'."""
+    if seat == 0:
+        return t("you")
+    if session.players == 2:
+        return t("bot")
+    return t("bot_n") % seat
+
+
+def side_name(session, side):
+    """A Pişti side in partnerships ('Us' / 'Them'), otherwise the seat."""
+    if session.game == "pisti" and session.players == 4:
+        return t("us") if side == 0 else t("them")
+    return seat_name(session, side)

@@ -1,0 +1,174 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.pisti_table`
+=======================
+
+The Pişti table (P-1 .. P-12) at 128x64::
+
+    Sen 12        [back]3        Bot 34     scores; the top seat's cards
+    [3]  [ 10 ] x7      [40][7]  3/6        hidden centre, pile top and
+         [  ♦ ]         stock, bottom card  size, stock and bottom card
+    message line (turn, last play, help)
+    [A♣] [10♦] [J♠] [K♦]                    your hand, cursor inverted
+
+Partners (4 players) sit right, top and left. A capture shows the capturing
+card on the pile for a moment; a pişti pops a toast and a tune.
+"""
+
+from pisti_app import gfx
+from pisti_app import keys as K
+from pisti_app.names import card_text, side_name
+from pisti_app.strings import t
+from pisti_app.table import TableBase
+
+_CHIP_X = (2, 34, 66, 98)
+
+
+class PistiTable(TableBase):
+    """The Pişti table screen."""
+
+    MSG_Y = 40
+    BADGE_Y = 17
+
+    def __init__(self, app):
+        super().__init__(app)
+        g = self.group
+        self.under = []  # P-8: the face-down centre cards peek out under the pile
+        for i in range(3):
+            c = gfx.Card(gfx.TINY, 38 + 4 * i, 14 + i)
+            g.append(c.tile)
+            self.under.append(c)
+        self.pile = gfx.Card(gfx.BIG, 50, 10)
+        g.append(self.pile.tile)
+        self.pile_n = gfx.label("small", "", 71, 11)
+        g.append(self.pile_n)
+        self.bottom = gfx.Card(gfx.MED, 98, 12)
+        g.append(self.bottom.tile)
+        self.stock = gfx.Card(gfx.MED, 85, 12)
+        g.append(self.stock.tile)
+        self.deal_n = gfx.label("small", "", 99, 32, anchor=(0.5, 0.0))
+        g.append(self.deal_n)
+        self.chips = []
+        for x in _CHIP_X:
+            c = gfx.Card(gfx.CHIP, x, 49)
+            g.append(c.tile)
+            self.chips.append(c)
+        self.cursor = 0
+        self.capture = None  # (card, cards taken, side) while a capture is held
+        self.finish()
+
+    # -- drawing -------------------------------------------------------------------
+    def sync(self):
+        h = self.hand
+        s = self.s
+        m = s.match
+        self.score_l.text = "%s %d" % (side_name(s, 0), m.totals[0])
+        self.score_r.text = "%s %d" % (side_name(s, 1), m.totals[1])
+        for seat in range(1, s.players):
+            self.badges[seat].set(h.hn[seat], h.turn == seat)
+        pile = h.pile
+        if self.capture is not None:
+            self.pile.show(self.capture[0])
+            self.pile.select(True)
+            self.pile_n.text = "+%d" % self.capture[1]
+        else:
+            self.pile.select(False)
+            self.pile.show(pile[-1] if pile else gfx.EMPTY)
+            self.pile_n.text = ("\u00d7%d" % len(pile)) if len(pile) > 1 else ""
+        for i in range(3):
+            self.under[i].show(gfx.BACK if i < h.hidden else gfx.NONE)
+        if h.stock:
+            self.stock.show(gfx.BACK, h.stock)
+            self.bottom.show(h.deck[51])  # P-5: the bottom card is shown to all
+            per = 4 * s.players
+            self.deal_n.text = "%d/%d" % ((52 - h.stock - 4) // per, 48 // per)
+        else:
+            self.stock.show(gfx.NONE)
+            self.bottom.show(gfx.NONE)
+            self.deal_n.text = "%d/%d" % (48 // (4 * s.players), 48 // (4 * s.players))
+        cards = h.hand(0)
+        if self.cursor >= len(cards):
+            self.cursor = max(0, len(cards) - 1)
+        mine = self.my_turn()
+        for i in range(4):
+            c = self.chips[i]
+            c.show(cards[i] if i < len(cards) else gfx.NONE)
+            c.select(mine and i == self.cursor)
+        if not self.flash:
+            if h.over:
+                self.set_msg(t("hand_over"))
+            elif mine:
+                self.set_msg(t("help_pisti"))
+            else:
+                self.set_msg(t("waiting") % self.who(h.turn))
+        self.app.dirty = True
+
+    # -- playing -------------------------------------------------------------------
+    def act(self, seat, c):
+        h = self.hand
+        side = seat & 1
+        before = len(h.pile)
+        pis = h.pistis[side]
+        jpis = h.jpistis[side]
+        h.apply(c)
+        snd = self.app.sound
+        if before and not h.pile:  # P-7 capture
+            self.capture = (c, before + 1, side)
+            name = side_name(self.s, side)
+            text = t("took") % (self.who(seat), card_text(c), before + 1)
+            if h.jpistis[side] > jpis:  # P-9
+                self.pop_toast(t("jack_pisti"), self.app.delay() * 2, True)
+                snd.play("jack_pisti", self.now)
+                text = "%s: %s +20" % (name, t("pisti_bang"))
+            elif h.pistis[side] > pis:
+                self.pop_toast(t("pisti_bang"), self.app.delay() * 2, True)
+                snd.play("pisti", self.now)
+                text = "%s: %s +10" % (name, t("pisti_bang"))
+            else:
+                snd.play("capture" if side == 0 else "capture_them", self.now)
+            self.say(text)
+        else:
+            self.capture = None
+            self.say("%s: %s" % (self.who(seat), card_text(c)))
+        self.hold(self.app.delay())
+        self.sync()
+
+    def after_hold(self):
+        self.capture = None
+
+    def key(self, code):
+        h = self.hand
+        n = len(h.hand(0))
+        if code == K.LEFT or code == K.RIGHT:
+            if n:
+                self.cursor = (self.cursor + (1 if code == K.RIGHT else -1)) % n
+                self.sync()
+        elif code == K.OK:
+            if self.my_turn():
+                self.flash = ""
+                self.flash_until = None
+                self.act(0, h.hand(0)[self.cursor])
+            elif not h.over:
+                self.say(t("not_your_turn"))
+                self.app.sound.play("error", self.now)
+        else:
+            super().key(code)
+
+    def status(self, st):
+        super().status(st)
+        h = self.hand
+        st["cursor"] = self.cursor
+        st["pile"] = [code_of(c) for c in h.pile[h.hidden:]]
+        st["pile_size"] = len(h.pile)
+        st["hidden"] = h.hidden
+        st["stock"] = h.stock
+        st["bottom"] = code_of(h.deck[51])
+        st["counts"] = list(h.hn[0:self.s.players])
+        st["your_hand"] = [code_of(c) for c in h.hand(0)]
+
+
+def code_of(c):
+    """R-2 code of a card id."""
+    from pisti_core.cards import card_str
+    return card_str(c)

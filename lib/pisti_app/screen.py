@@ -1,0 +1,51 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.screen`
+==================
+
+The base of every screen: a ``displayio.Group`` built once, logical keys
+in, a tick for timers, and a few fields for ``App.status()``. Screens that
+list things vertically read PREV/NEXT (three-button boards) as UP/DOWN,
+the card tables read them as LEFT/RIGHT.
+"""
+
+import displayio
+
+from pisti_app import keys as K
+
+
+class Screen:
+    """A full-screen view; subclasses fill ``self.group`` and handle keys."""
+
+    name = "?"
+    horizontal = False  # True: PREV/NEXT move left/right
+
+    def __init__(self, app):
+        self.app = app
+        self.group = displayio.Group()
+        self.message = ""
+
+    def handle(self, code):
+        """Dispatch one logical key (PREV/NEXT mapped along the screen's axis)."""
+        if code == K.PREV:
+            code = K.LEFT if self.horizontal else K.UP
+        elif code == K.NEXT:
+            code = K.RIGHT if self.horizontal else K.DOWN
+        self.key(code)
+
+    def key(self, code):
+        """React to a logical key."""
+
+    def tick(self, now):
+        """Advance timers; ``now`` is ``supervisor.ticks_ms()``."""
+
+    def resume(self):
+        """Shown again after the screen on top of it closed (texts may have
+        changed language)."""
+
+    def close(self):
+        """Leaving for good: drop references."""
+
+    def status(self, st):
+        """Add this screen's fields to the ``App.status()`` dict ``st``."""

@@ -1,0 +1,58 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.splash`
+==================
+
+The title screen: the name in double-size letters over a fan of cards, the
+version, and a blinking prompt. Any key, or a few seconds, opens the menu.
+"""
+
+from pisti_app import gfx
+from pisti_app.screen import Screen
+from pisti_app.strings import t
+from pisti_app.util import const, ticks_add, ticks_diff
+
+_SHOW_MS = const(4000)
+_BLINK_MS = const(500)
+_FAN = (40, 37, 6, 0, 51)  # J♣ 10♦ 2♥ A♣ K♠
+
+
+class Splash(Screen):
+    """Shown at boot."""
+
+    name = "splash"
+
+    def __init__(self, app, now):
+        super().__init__(app)
+        g = self.group
+        title = gfx.label("medium", "P\u0130\u015eT\u0130", 64, 1, anchor=(0.5, 0.0), scale=2)
+        g.append(title)
+        for i in range(len(_FAN)):
+            c = gfx.Card(gfx.MED, 28 + i * 15, 24)
+            c.show(_FAN[i])
+            g.append(c.tile)
+        self.prompt = gfx.label("small", "", 64, 56, anchor=(0.5, 0.0))
+        g.append(self.prompt)
+        from pisti_app import __version__
+        g.append(gfx.label("small", "v" + __version__, 127, 46, anchor=(1.0, 0.0)))
+        self.until = ticks_add(now, _SHOW_MS)
+        self.blink = ticks_add(now, _BLINK_MS)
+        self.on = True
+        self.prompt.text = t("press_a")
+
+    def key(self, code):
+        self.app.main_menu()
+
+    def close(self):
+        self.app.forget("pisti_app.splash")
+
+    def tick(self, now):
+        if ticks_diff(now, self.until) >= 0:
+            self.app.main_menu()
+            return
+        if ticks_diff(now, self.blink) >= 0:
+            self.blink = ticks_add(now, _BLINK_MS)
+            self.on = not self.on
+            self.prompt.hidden = not self.on
+            self.app.dirty = True

@@ -1,0 +1,242 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.table`
+=================
+
+What both card tables share: the top bar, the opponents' badges placed by
+seat (a card back, the number of cards, inverted while that seat is to
+move), the message line, a toast for events and why-not explanations, and
+the pacing: every play, the person's or a bot's, is held on screen for the
+bot delay before the next bot moves (one bot move per visible step).
+"""
+
+import displayio
+
+from pisti_app import gfx
+from pisti_app import keys as K
+from pisti_app.names import seat_name
+from pisti_app.screen import Screen
+from pisti_app.strings import t
+from pisti_app.util import ticks_add, ticks_diff
+
+
+def seat_places(n):
+    """Where each seat sits around the person (seat 0 at the bottom): play
+    goes to the right, so seat 1 is on the right (or on top with 2)."""
+    if n == 2:
+        return (None, "top")
+    if n == 3:
+        return (None, "right", "left")
+    return (None, "right", "top", "left")
+
+
+class Badge:
+    """An opponent: a small card back and the number of cards held."""
+
+    def __init__(self, group, place, y):
+        if place == "top":
+            x, lx, anchor, ly = 57, 66, (0.0, 0.0), 0
+            y = 0
+        elif place == "left":
+            x, lx, anchor, ly = 0, 9, (0.0, 0.0), y + 1
+        else:
+            x, lx, anchor, ly = 121, 119, (1.0, 0.0), y + 1
+        self.icon = gfx.Card(gfx.TINY, x, y)
+        self.icon.show(gfx.BACK)
+        self.count = gfx.label("small", "", lx, ly, anchor=anchor)
+        group.append(self.icon.tile)
+        group.append(self.count)
+        self.warn = False
+
+    def set(self, n, active, warn=False):
+        """Show ``n`` cards; ``active`` while the seat is to move; ``warn``
+        (one card left) inverts the number."""
+        self.icon.select(active)
+        text = ("%d!" % n) if warn else str(n)
+        if self.count.text != text:
+            self.count.text = text
+        if warn != self.warn:
+            self.warn = warn
+            self.count.background_color = gfx.WHITE if warn else None
+            self.count.color = gfx.BLACK if warn else gfx.WHITE
+
+
+class Toast:
+    """A white panel over the middle of the table: one big line (double
+    size) or up to three small ones, black on white."""
+
+    def __init__(self, group, height):
+        self.g = displayio.Group()
+        self.g.hidden = True
+        self.box = gfx.box(128, height, 0, 10)
+        self.g.append(self.box)
+        self.big = gfx.label("medium", "", 64, 10 + (height - 20) // 2, anchor=(0.5, 0.0), scale=2)
+        self.big.color = gfx.BLACK
+        self.g.append(self.big)
+        self.lines = []
+        for i in range(3):
+            lbl = gfx.label("small", "", 64, 10 + (height - 24) // 2 + 8 * i, anchor=(0.5, 0.0))
+            lbl.color = gfx.BLACK
+            self.g.append(lbl)
+            self.lines.append(lbl)
+        group.append(self.g)
+        self.text = ""
+
+    def show(self, text, big=False):
+        """Show ``text``: lines split at '\\n', or one big line."""
+        self.text = text
+        parts = [] if big else text.split("\n")[0:3]
+        first = (3 - len(parts)) // 2
+        for i in range(3):
+            k = i - first
+            line = parts[k] if 0 <= k < len(parts) else ""
+            if self.lines[i].text != line:
+                self.lines[i].text = line
+        self.big.text = text if big else ""
+        self.g.hidden = False
+
+    def hide(self):
+        """Take the panel away."""
+        self.g.hidden = True
+        self.text = ""
+
+
+class TableBase(Screen):
+    """The shared part of the Pişti and Pis Yedili tables."""
+
+    name = "table"
+    horizontal = True
+    MSG_Y = 40
+    BADGE_Y = 16
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.s = app.session
+        self.holding = False
+        self.hold_until = 0
+        self.toast_until = None
+        self.flash = ""
+        self.flash_until = None
+        g = self.group
+        self.score_l = gfx.label("small", "", 0, 0)
+        self.score_r = gfx.label("small", "", 127, 0, anchor=(1.0, 0.0))
+        g.append(self.score_l)
+        g.append(self.score_r)
+        n = self.s.players
+        places = seat_places(n)
+        self.badges = [None] * n
+        for seat in range(1, n):
+            self.badges[seat] = Badge(g, places[seat], self.BADGE_Y)
+        self.msg = gfx.label("small", "", 0, self.MSG_Y)
+        g.append(self.msg)
+        self.hold(app.delay())  # let the new deal be seen before a bot leads
+
+    def finish(self):
+        """Add the toast last (on top) and draw everything once."""
+        self.toast = Toast(self.group, self.MSG_Y - 11)
+        self.sync()
+
+    # -- state ------------------------------------------------------------------
+    @property
+    def hand(self):
+        """The hand in play."""
+        return self.s.match.hand
+
+    def my_turn(self):
+        """True when the person is to act (seat 0, no outside bot there)."""
+        h = self.s.match.hand
+        return not h.over and h.turn == 0 and self.app.bots[0] is None
+
+    def who(self, seat):
+        """Seat name for messages."""
+        return seat_name(self.s, seat)
+
+    # -- timers -----------------------------------------------------------------
+    def hold(self, ms):
+        """Keep the table as it is for ``ms`` before the next bot step."""
+        self.holding = True
+        self.hold_until = ticks_add(self.now, ms)
+
+    def say(self, text, ms=None):
+        """Put ``text`` on the message line (for ``ms``, default the bot delay)."""
+        self.flash = text
+        self.flash_until = ticks_add(self.now, self.app.delay() if ms is None else ms)
+        self.set_msg(text)
+
+    def pop_toast(self, text, ms, big=False):
+        """Show the toast for ``ms``."""
+        self.toast.show(text, big)
+        self.toast_until = ticks_add(self.now, ms)
+        self.app.dirty = True
+
+    def set_msg(self, text):
+        """Set the message line."""
+        if self.msg.text != text:
+            self.msg.text = text
+            self.app.dirty = True
+
+    @property
+    def now(self):
+        """``supervisor.ticks_ms()`` of this tick (keys are handled before the
+        screen's tick, so read it from the app)."""
+        return self.app.now
+
+    def tick(self, now):
+        if self.toast_until is not None and ticks_diff(now, self.toast_until) >= 0:
+            self.toast_until = None
+            self.toast.hide()
+            self.app.dirty = True
+        if self.flash_until is not None and ticks_diff(now, self.flash_until) >= 0:
+            self.flash_until = None
+            self.flash = ""
+            self.sync()
+        if self.holding:
+            if ticks_diff(now, self.hold_until) < 0:
+                return
+            self.holding = False
+            self.after_hold()
+            self.sync()
+        h = self.hand
+        if h.over:
+            if self.toast_until is None:
+                self.app.hand_over()
+            return
+        bot = self.app.bots[h.turn]
+        if bot is None:
+            return
+        seat = h.turn
+        m = self.s.match
+        a = bot.choose(h.observe(seat, m.totals, m.target))
+        if not h.is_legal(a):
+            raise ValueError("the bot at seat %d chose %r, which is not legal in %s"
+                             % (seat, a, h.describe()))
+        self.act(seat, a)
+
+    # -- hooks ------------------------------------------------------------------
+    def act(self, seat, a):
+        """Apply action ``a`` of ``seat`` and show it (subclasses)."""
+
+    def after_hold(self):
+        """A held play has been seen long enough (subclasses)."""
+
+    def sync(self):
+        """Bring every sprite and label up to date with the hand (subclasses)."""
+
+    def key(self, code):
+        if code == K.MENU or code == K.BACK:
+            self.app.pause()
+
+    def resume(self):
+        self.sync()
+        self.app.dirty = True
+
+    def status(self, st):
+        h = self.hand
+        st["turn"] = h.turn
+        st["ply"] = h.ply
+        st["message"] = self.flash or self.toast.text.replace("\n", " ") or self.msg.text
+        st["toast"] = self.toast.text
+        st["holding"] = self.holding
+        if self.my_turn():
+            st["legal"] = [h.action_str(a) for a in h.legal()]

@@ -1,0 +1,68 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.util`
+================
+
+Small helpers shared by the device app: wrapping tick arithmetic
+(``supervisor.ticks_ms`` wraps at 2**29) and typed reads of
+``settings.toml`` through ``os.getenv`` (CircuitPython returns an int for a
+bare value up to early 10.x and a str after; both are accepted).
+"""
+
+import os
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+_PERIOD = const(0x20000000)  # 2**29
+_MASK = const(0x1FFFFFFF)
+_HALF = const(0x10000000)
+
+
+def ticks_diff(a, b):
+    """Signed ``a - b`` in ms for tick values less than 2**28 ms apart."""
+    d = (a - b) & _MASK
+    return ((d + _HALF) & _MASK) - _HALF
+
+
+def ticks_add(t, ms):
+    """``t + ms`` on the wrapping tick scale."""
+    return (t + ms) & _MASK
+
+
+def setting_str(name, default=None):
+    """The setting ``name`` as a str (``default`` when absent or empty)."""
+    v = os.getenv(name)
+    if v is None:
+        return default
+    v = str(v).strip()
+    return v if v else default
+
+
+def setting_int(name, default):
+    """The setting ``name`` as an int; ValueError naming it when it is not one."""
+    v = os.getenv(name)
+    if v is None:
+        return default
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, int):
+        return v
+    v = str(v).strip()
+    if not v:
+        return default
+    try:
+        return int(v, 0)
+    except ValueError:
+        raise ValueError("settings.toml: %s = %r is not a whole number" % (name, v))
+
+
+def clamp(v, lo, hi):
+    """``v`` limited to ``lo .. hi`` (for drawing code at screen edges)."""
+    return lo if v < lo else hi if v > hi else v

@@ -1,0 +1,146 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.yedili_parts`
+========================
+
+Pieces of the Pis Yedili table kept apart so each module compiles in a
+small heap: hand order, the suit picker, the default suit for a Jack, the
+hint line and the why-not explanations (Y-3, Y-4, Y-6, Y-7).
+"""
+
+import displayio
+
+from pisti_core.cards import RANK, SUIT, card_str
+from pisti_core.yedili import AGAIN, DRAW, DRAWN, JACK_BASE, MUAMELE, OPENING, PASS
+
+from pisti_app import gfx
+from pisti_app.names import card_text
+from pisti_app.strings import t
+from pisti_app.util import const
+
+_JACK = const(10)
+_SEVEN = const(6)
+
+
+def sort_key(c):
+    """Hand order: by suit, then rank."""
+    c %= 52
+    return (c & 3) * 16 + (c >> 2)
+
+
+class SuitPicker:
+    """Four suits in a framed panel; the chosen one inverted."""
+
+    def __init__(self, group):
+        self.bm = displayio.Bitmap(128, 26, 2)
+        self.tile = displayio.TileGrid(self.bm, pixel_shader=gfx.palette("text"), x=0, y=10)
+        self.tile.hidden = True
+        group.append(self.tile)
+        self.sel = -1
+
+    def show(self, sel):
+        """Show the panel with suit ``sel`` chosen."""
+        self.tile.hidden = False
+        if sel == self.sel:
+            return
+        self.sel = sel
+        bm = self.bm
+        bm.fill(0)
+        gfx.frame(bm, 0, 0, 127, 25)
+        for i in range(4):
+            x = 10 + i * 30
+            v = 1
+            if i == sel:
+                gfx.fill(bm, x, 3, x + 20, 23, 1)
+                v = 0
+            g = gfx.ink("large", gfx.SUIT_TEXT[i])
+            gfx.stamp(bm, "large", gfx.SUIT_TEXT[i], x + (20 - g[3]) // 2, 3 + (20 - g[4]) // 2, v)
+
+    def hide(self):
+        """Take the panel away."""
+        self.tile.hidden = True
+
+
+def best_suit(hand):
+    """Default suit for the picker: the one held most, Jacks aside."""
+    n = [0, 0, 0, 0]
+    for c in hand:
+        if RANK[c % 52] != _JACK:
+            n[SUIT[c % 52]] += 1
+    best = 0
+    for s in range(4):
+        if n[s] > n[best]:
+            best = s
+    return best
+
+
+def why_not(h):
+    """Why the person's card cannot be played now (Y-3, Y-4, Y-6, Y-7)."""
+    if h.phase == OPENING:
+        return t("why_opening")
+    if h.pending:
+        return t("why_pending") % h.pending
+    if h.named >= 0:
+        s = gfx.SUIT_TEXT[h.named]
+        return t("why_named") % (s, s)
+    top = h.top
+    return t("why_match") % (gfx.SUIT_TEXT[top & 3], gfx.RANK_TEXT[top >> 2])
+
+
+def hint(h, focus, mine, who):
+    """The message line when nothing else is to say."""
+    if h.over:
+        return t("hand_over")
+    if not mine:
+        return t("waiting") % who
+    if focus == "pick":
+        return t("muamele_pick") % h.picks
+    if focus == "suit":
+        return t("choose_suit")
+    if focus == "action":
+        return t("help_action")
+    if h.phase == OPENING:
+        return t("hint_opening")
+    if h.pending:
+        return t("hint_pending") % h.pending
+    if h.phase == DRAWN:
+        return t("hint_drawn")
+    if h.phase == AGAIN:
+        return t("hint_again")
+    return t("help_yedili")
+
+
+def play_text(h, ph, seat, a, who, before):
+    """The message line for action ``a`` of ``seat`` just applied (``ph``
+    the phase it was played in, ``before`` the hand sizes before it)."""
+    if ph == MUAMELE:
+        cid = h.muamele[seat][-1]
+        return t("picked") % (who, card_text(cid)) + (" +3" if RANK[cid % 52] == _SEVEN else "")
+    if a == DRAW:
+        return t("drew") % (who, h.hn[seat] - before[seat])
+    if a == PASS:
+        return t("passed") % who
+    c = a if a < 52 else 40 + ((a - JACK_BASE) >> 2)
+    text = "%s: %s" % (who, card_text(c))
+    if a >= JACK_BASE:
+        text += " \u2192" + gfx.SUIT_TEXT[(a - JACK_BASE) & 3]
+    elif h.pending and RANK[c] == _SEVEN:
+        text += " +%d" % h.pending
+    return text
+
+
+def yedili_status(table, st):
+    """The Pis Yedili fields of ``App.status()``."""
+    h = table.hand
+    st["your_hand"] = [card_str(c) for c in table.my_cards()]
+    st["cursor"] = table.cursor
+    st["focus"] = table.focus
+    st["phase"] = ("opening", "normal", "drawn", "again", "muamele", "over")[h.phase]
+    st["top"] = card_str(h.top) if h.top >= 0 else None
+    st["named"] = "CDHS"[h.named] if h.named >= 0 else None
+    st["pending"] = h.pending
+    st["stock"] = h.stock
+    st["counts"] = list(h.hn)
+    st["picks"] = h.picks if h.phase == MUAMELE else 0
+    st["suit"] = "CDHS"[table.suit] if table.focus == "suit" else None

@@ -1,0 +1,407 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""The device app booted the way code.py boots it, on the desktop shims with
+the virtual clock: splash, menus, settings from settings.toml, the refresh
+discipline and the layout. Also the :class:`Device` harness the other
+``test_app_*`` files drive the app with (buttons in, ``app.status()`` and
+pixels out)."""
+
+import os
+import runpy
+import sys
+import time
+
+import pytest
+
+import tools.shims as shims
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHOTS = "/tmp/pisti_shots"
+PICO = os.path.join(ROOT, "tools", "boards", "pico.toml")
+LIB = os.path.join(ROOT, "lib")
+if LIB not in sys.path:  # as on the device (code.py does the same on a desktop)
+    sys.path.append(LIB)
+
+
+def settings_file(path, extra=None, base=PICO):
+    """A settings.toml: the profile's lines plus ``extra`` {KEY: value}."""
+    extra = extra or {}
+    with open(base, encoding="utf-8") as f:
+        # The device reads the first occurrence of a key: drop the overridden ones.
+        text = "".join([line for line in f if line.split("=")[0].strip() not in extra])
+    for k, v in extra.items():
+        text += "\n%s = %s" % (k, ('"%s"' % v) if isinstance(v, str) else v)
+    path.write_text(text + "\n", encoding="utf-8")
+    return str(path)
+
+
+class StopRun(BaseException):
+    """Ends a code.py run from inside time.sleep (as the simulator does)."""
+
+
+class Device:
+    """The app on a simulated Pico: ``press()`` buttons, ``run()`` the loop."""
+
+    def __init__(self, tmp_path, profile="pico", **extra):
+        self.rig = shims.install(profile, settings_path=settings_file(tmp_path / "settings.toml", extra),
+                                 nvm=bytearray(b"\xff" * 4096))
+        try:
+            import pisti_app  # pylint: disable=import-outside-toplevel
+
+            self.app = pisti_app.boot()
+            assert pisti_app.current is self.app
+        except BaseException:
+            self.rig.close()
+            raise
+
+    def run(self, ms):
+        """The main loop of pisti_app.run() for ``ms`` of virtual time."""
+        for _ in range(max(1, ms // 10)):
+            self.app.tick()
+            time.sleep(0.01)
+
+    def press(self, name, hold=40, after=60):
+        """Tap a button and let the loop run."""
+        self.rig.keys.tap(name, hold)
+        self.run(after)
+
+    def long(self, name, ms=800):
+        """A long press."""
+        self.rig.keys.hold(name, ms)
+        self.run(60)
+
+    def status(self):
+        """app.status()."""
+        return self.app.status()
+
+    def wait(self, cond, limit_ms=20000, step=10):
+        """Run until ``cond(status)`` holds; fail after ``limit_ms``."""
+        waited = 0
+        while True:
+            st = self.app.status()
+            if cond(st):
+                return st
+            if waited >= limit_ms:
+                raise AssertionError("still waiting after %d ms: %r" % (limit_ms, st))
+            self.run(step)
+            waited += step
+
+    def menu_to(self, key):
+        """Move the cursor of the list menu on screen to the row ``key``."""
+        for _ in range(12):
+            st = self.app.status()
+            if st["cursor"] == key:
+                return
+            self.press("DOWN")
+        raise AssertionError("no row %r in %r" % (key, self.app.status().get("menu")))
+
+    def shot(self, name):
+        """Save the screen as a 4x PNG under /tmp/pisti_shots; return the path."""
+        os.makedirs(SHOTS, exist_ok=True)
+        return self.rig.oled.save_png(os.path.join(SHOTS, name + ".png"), 4)
+
+    def close(self):
+        """Release the rig."""
+        self.rig.close()
+
+
+@pytest.fixture
+def device(tmp_path):
+    """Make a Device with settings; closed at the end of the test."""
+    made = []
+
+    def make(**extra):
+        d = Device(tmp_path, **extra)
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        d.close()
+    assert shims.active_rig() is None
+
+
+def labels_out_of_bounds(group, width=128, height=64, ox=0, oy=0):
+    """Visible text labels (and tiles) reaching outside the screen."""
+    import displayio  # pylint: disable=import-outside-toplevel
+
+    bad = []
+    if group.hidden:
+        return bad
+    ox += group.x
+    oy += group.y
+    for item in group:
+        if getattr(item, "hidden", False):
+            continue
+        if hasattr(item, "bounding_box") and hasattr(item, "text"):
+            if item.text:
+                tg = item._tilegrid  # pylint: disable=protected-access
+                x0 = ox + item.x + tg.x * item.scale
+                y0 = oy + item.y + tg.y * item.scale
+                w = tg.tile_width * item.scale
+                h = tg.tile_height * item.scale
+                # The box's blank top row (the font's descent) may sit off screen.
+                if x0 < 0 or x0 + w > width or y0 < -2 or y0 + h > height + 1:
+                    bad.append((item.text, x0, y0, w, h))
+        elif isinstance(item, displayio.Group):
+            bad.extend(labels_out_of_bounds(item, width, height, ox, oy))
+        elif isinstance(item, displayio.TileGrid):
+            x0, y0 = ox + item.x, oy + item.y
+            w = item.tile_width * item.width
+            h = item.tile_height * item.height
+            if x0 < 0 or y0 < 0 or x0 + w > width or y0 + h > height:
+                bad.append(("tile", x0, y0, w, h))
+    return bad
+
+
+# -- code.py itself -------------------------------------------------------------
+
+
+def test_code_py_boots_splash_then_menu(tmp_path, monkeypatch):
+    rig = shims.install("pico", settings_path=settings_file(tmp_path / "s.toml"),
+                        nvm=bytearray(b"\xff" * 4096))
+    seen = {}
+    try:
+        def look(key):
+            seen[key] = sys.modules["pisti_app"].current.status()
+
+        rig.clock.call_later(300, lambda: look("boot"))
+        rig.clock.call_later(5000, lambda: look("later"))
+
+        def stop():
+            raise StopRun()
+
+        rig.clock.call_later(5100, stop)
+        monkeypatch.chdir(ROOT)
+        with pytest.raises(StopRun):
+            runpy.run_path(os.path.join(ROOT, "code.py"), run_name="__main__")
+        assert seen["boot"]["screen"] == "splash"
+        # The splash gives way to the main menu by itself after a few seconds.
+        assert seen["later"]["screen"] == "menu"
+        assert seen["later"]["menu"] == ["new_game", "rankings", "settings", "rules", "about"]
+        for key in ("game", "players", "hand", "ply", "totals", "level", "turn",
+                    "your_hand", "legal", "message"):
+            assert key in seen["later"]
+        assert rig.oled.display_on and rig.oled.frames >= 2 and rig.problems() == []
+    finally:
+        rig.close()
+
+
+def test_a_key_skips_the_splash_and_menus_lead_to_a_new_game(device):
+    d = device()
+    d.run(100)
+    assert d.status()["screen"] == "splash"
+    d.shot("splash")
+    d.press("A")
+    assert d.status()["screen"] == "menu"
+    d.shot("menu")
+    d.press("A")  # New game
+    st = d.status()
+    assert st["screen"] == "new_game" and st["menu"] == ["game", "players", "target", "level", "start"]
+    d.press("DOWN")
+    d.press("DOWN")
+    d.press("RIGHT")  # target 151 -> 101
+    d.press("DOWN")
+    d.press("RIGHT")  # level kalfa -> usta
+    d.shot("new_game")
+    d.menu_to("start")
+    d.press("A")
+    st = d.status()
+    assert st["screen"] == "table"
+    assert (st["game"], st["players"], st["level"], st["target"]) == ("pisti", 2, "usta", 101)
+    assert st["hand"] == 1 and st["totals"] == [0, 0]
+
+
+def test_new_game_menu_offers_the_player_counts_of_each_game(device):
+    d = device()
+    d.press("A")
+    d.press("A")
+    d.press("RIGHT")  # Pis Yedili
+    assert d.status()["menu"] == ["game", "players", "level", "start"]
+    d.press("DOWN")
+    d.press("RIGHT")  # 3 players
+    st = d.status()
+    assert st["menu"] == ["game", "players", "seat1", "seat2", "start"]
+    d.press("RIGHT")  # 4 players
+    d.press("DOWN")
+    d.press("LEFT")  # Bot 1: kalfa -> acemi
+    d.press("DOWN")
+    d.press("DOWN")
+    d.press("RIGHT")  # Bot 3: kalfa -> usta
+    d.menu_to("start")
+    d.press("A")
+    st = d.status()
+    assert (st["game"], st["players"], st["levels"]) == ("yedili", 4, [None, "acemi", "kalfa", "usta"])
+    assert st["level"] == "acemi,kalfa,usta" and st["target"] == 101
+
+
+def test_pisti_start_setting_goes_straight_to_the_table(device):
+    d = device(PISTI_START="pisti:4:acemi", PISTI_TARGET=101)
+    st = d.status()
+    assert st["screen"] == "table" and st["game"] == "pisti" and st["players"] == 4
+    assert st["levels"] == [None, "acemi", "acemi", "acemi"] and st["target"] == 101
+    assert [type(b).__name__ != "NoneType" for b in d.app.bots] == [False, True, True, True]
+
+
+@pytest.mark.parametrize("start,words", [
+    ("pisti:3:usta", "is for 2 or 4 players"),
+    ("poker:2:usta", "is not like"),
+    ("yedili:4:grandmaster", "unknown bot level"),
+    ("yedili:4:usta,kalfa", "one per bot seat"),
+])
+def test_bad_start_setting_says_what_is_wrong(tmp_path, start, words):
+    with pytest.raises(ValueError, match=words):
+        Device(tmp_path, PISTI_START=start)
+    assert shims.active_rig() is None  # the failed boot released the board
+
+
+def test_hardware_comes_from_settings(tmp_path):
+    with pytest.raises(ValueError, match="PISTI_I2C_SDA = 'GP99' is not a pin"):
+        Device(tmp_path, PISTI_I2C_SDA="GP99")
+    with pytest.raises(ValueError, match="PISTI_BUTTONS item 'UP=GP10' is not NAME:PIN"):
+        Device(tmp_path, PISTI_BUTTONS="UP=GP10,A:GP14")
+    d = Device(tmp_path, PISTI_DISPLAY_ROTATION=180)
+    try:
+        assert d.app.display.rotation == 180
+        assert d.app.hw.key_names == ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
+        assert d.app.hw.buzzer is not None and d.rig.oled.problems() == []
+    finally:
+        d.close()
+
+
+def test_refresh_only_when_something_changed(device):
+    d = device()
+    d.press("A")
+    d.run(200)
+    frames = d.rig.oled.frames
+    refreshes = d.app.refreshes
+    d.run(3000)  # an idle menu sends nothing and does not even refresh
+    assert d.rig.oled.frames == frames and d.app.refreshes == refreshes
+    d.press("DOWN")
+    assert d.app.refreshes == refreshes + 1
+    # (Blinka repeats the whole screen once in the first frame after a
+    # root_group change; the next ones are the changes alone.)
+    d.press("DOWN")
+    assert d.app.refreshes == refreshes + 2
+    # Moving the bar repaints two rows, not the screen (a full frame is 1037 bytes).
+    assert 0 < d.rig.oled.bytes_last_frame < 1037, d.rig.oled.bytes_last_frame
+
+
+def test_held_direction_repeats_and_long_b_is_not_a_short_b(device):
+    d = device()
+    d.press("A")
+    d.press("A")  # New game: game, players, target, level, start
+    d.rig.keys.press("DOWN")
+    d.run(700)  # press + repeats after 400 ms, then every 120 ms
+    d.rig.keys.release("DOWN")
+    d.run(50)
+    assert d.status()["cursor"] == "start"  # 1 + 3 repeats = 4 rows down
+    d.long("B")  # a long B in a menu goes back once, like a short one
+    assert d.status()["screen"] == "menu"
+
+
+def test_about_shows_version_and_free_memory(device):
+    d = device()
+    d.press("A")
+    d.menu_to("about")
+    d.press("A")
+    st = d.status()
+    assert st["screen"] == "about"
+    from pisti_app import __version__  # pylint: disable=import-outside-toplevel
+
+    text = " ".join(st["lines"])
+    assert __version__ in text and "Free memory:" in text
+    assert "UP DOWN LEFT RIGHT A B" in text
+    d.shot("about")
+    d.press("B")
+    assert d.status()["screen"] == "menu"
+
+
+def test_rules_pages_scroll_and_page(device):
+    d = device()
+    d.press("A")
+    d.menu_to("rules")
+    d.press("A")
+    assert d.status()["menu"] == ["pisti", "yedili", "buttons"]
+    d.press("DOWN")
+    d.press("A")
+    st = d.status()
+    assert st["screen"] == "rules" and st["title"] == "Pis Yedili: the aim" and st["pages"] == 7
+    d.press("RIGHT")
+    assert d.status()["title"] == "Opening round"
+    first = d.status()["lines"]
+    d.press("DOWN")
+    d.press("DOWN")
+    d.press("DOWN")
+    assert d.status()["lines"] != first or d.status()["page"] == 2
+    d.shot("rules")
+    d.press("B")
+    d.press("B")
+    assert d.status()["screen"] == "menu"
+
+
+def test_no_text_leaves_the_screen_on_any_menu(device):
+    d = device()
+    d.press("A")
+    for lang in ("en", "tr"):
+        d.app.set_lang(lang)
+        for key in ("new_game", "settings", "rules", "about", "rankings"):
+            d.app.main_menu()
+            d.run(20)
+            d.menu_to(key)
+            d.press("A")
+            assert labels_out_of_bounds(d.app.display.root_group) == [], (lang, key)
+        d.app.main_menu()
+        d.run(20)
+        assert labels_out_of_bounds(d.app.display.root_group) == []
+
+
+def test_three_button_board_maps_prev_next_ok_and_long_back(tmp_path):
+    base = os.path.join(ROOT, "tools", "boards", "featherwing.toml")
+    rig = shims.install("featherwing", settings_path=settings_file(tmp_path / "fw.toml", base=base),
+                        nvm=bytearray(b"\xff" * 4096))
+    try:
+        import pisti_app  # pylint: disable=import-outside-toplevel
+
+        app = pisti_app.boot()
+        assert app.input.three and app.hw.buzzer is None and (app.width, app.height) == (128, 32)
+
+        def run(ms):
+            for _ in range(ms // 10):
+                app.tick()
+                time.sleep(0.01)
+
+        run(50)
+        rig.keys.tap("B")  # select
+        run(60)
+        assert app.status()["screen"] == "menu"
+        rig.keys.tap("C")  # next
+        run(60)
+        assert app.status()["cursor"] == "rankings"
+        rig.keys.tap("A")  # previous
+        run(60)
+        assert app.status()["cursor"] == "new_game"
+        rig.keys.tap("B")
+        run(60)
+        assert app.status()["screen"] == "new_game"
+        rig.keys.tap("B")  # OK on a value row cycles it: Pişti -> Pis Yedili
+        run(60)
+        assert app.status()["menu"][:2] == ["game", "players"] and "target" not in app.status()["menu"]
+        rig.keys.hold("B", 800)  # a long B goes back
+        run(60)
+        assert app.status()["screen"] == "menu"
+        assert rig.problems() == []
+    finally:
+        rig.close()
+
+
+def test_button_maps():
+    from pisti_app import keys as K  # pylint: disable=import-outside-toplevel
+
+    six = K.button_map(("UP", "DOWN", "LEFT", "RIGHT", "A", "B"))
+    assert [m[0] for m in six] == [K.UP, K.DOWN, K.LEFT, K.RIGHT, K.OK, K.BACK]
+    assert six[5][1] == K.MENU and six[4][1] == 0  # long B: the pause menu
+    three = K.button_map(("A", "B", "C"))
+    assert [m[0] for m in three] == [K.PREV, K.OK, K.NEXT] and three[1][1] == K.BACK
+    with pytest.raises(ValueError, match="no select button"):
+        K.button_map(("UP", "DOWN", "X"))

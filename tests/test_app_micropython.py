@@ -1,0 +1,232 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""The app's logic under the micropython command (the CI proxy for
+CircuitPython): every module compiles with mpy-cross and imports from .py
+source (with its dependencies) in 96K, and whole matches run through ``App.tick()`` with
+stand-ins for displayio, the label and font libraries and the buttons
+(written below): the screens, session bytes, bots and language switch all
+run on MicroPython. Heaps here are 64-bit; a 32-bit board needs about 2/3.
+"""
+
+import glob
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from tools import mpy
+
+ROOT = mpy.ROOT
+APP_MODULES = sorted(os.path.basename(f)[:-3] for f in glob.glob(os.path.join(ROOT, "lib", "pisti_app", "*.py")))
+
+STUBS = {
+    "displayio.py": '''
+class Palette:
+    def __init__(self, n):
+        self._c = [0] * n
+    def __setitem__(self, i, v):
+        self._c[i] = v
+    def __getitem__(self, i):
+        return self._c[i]
+    def __len__(self):
+        return len(self._c)
+class Bitmap:
+    def __init__(self, w, h, n):
+        self.width = w
+        self.height = h
+        self._b = bytearray((w * h + 3) // 4)  # 2 bits a pixel, like the core
+    def __setitem__(self, xy, v):
+        i = xy[1] * self.width + xy[0]
+        s = (i & 3) * 2
+        self._b[i >> 2] = (self._b[i >> 2] & ~(3 << s)) | (v << s)
+    def __getitem__(self, xy):
+        i = xy[1] * self.width + xy[0]
+        return (self._b[i >> 2] >> ((i & 3) * 2)) & 3
+    def fill(self, v):
+        b = (v | v << 2 | v << 4 | v << 6) & 255
+        for i in range(len(self._b)):
+            self._b[i] = b
+class TileGrid:
+    def __init__(self, bitmap, pixel_shader=None, x=0, y=0, **kw):
+        self.bitmap = bitmap
+        self.pixel_shader = pixel_shader
+        self.x = x
+        self.y = y
+        self.hidden = False
+class Group:
+    def __init__(self, **kw):
+        self._items = []
+        self.hidden = False
+    def append(self, item):
+        self._items.append(item)
+def release_displays():
+    pass
+''',
+    "adafruit_display_text/__init__.py": "",
+    "adafruit_display_text/bitmap_label.py": '''
+class Label:
+    def __init__(self, font, text="", color=0xFFFFFF, background_color=None, scale=1, **kw):
+        self.text = text
+        self.color = color
+        self.background_color = background_color
+        self.scale = scale
+        self.hidden = False
+''',
+    "adafruit_bitmap_font/__init__.py": "",
+    "adafruit_bitmap_font/bitmap_font.py": '''
+import displayio
+class _Glyph:
+    def __init__(self):
+        self.bitmap = displayio.Bitmap(9, 11, 2)
+        for i in range(8):
+            self.bitmap[i, i + 1] = 1
+class _Font:
+    def __init__(self):
+        self.glyph = _Glyph()
+    def get_glyph(self, code):
+        return self.glyph
+    def get_bounding_box(self):
+        return (5, 8, 0, -1)
+def load_font(path):
+    return _Font()
+''',
+    "keypad.py": '''
+class Event:
+    def __init__(self, key_number=0, pressed=True, timestamp=None):
+        self.key_number = key_number
+        self.pressed = pressed
+        self.timestamp = timestamp
+''',
+    "supervisor.py": '''
+_now = [0x1FFF0000]  # wraps at 2**29 a minute in
+def ticks_ms():
+    return _now[0]
+def advance(ms):
+    _now[0] = (_now[0] + ms) & 0x1FFFFFFF
+''',
+}
+
+DRIVE = '''
+import gc
+import sys
+import random
+import supervisor
+
+class _Events:
+    def __init__(self):
+        self.q = []
+    def get_into(self, ev):
+        if not self.q:
+            return False
+        ev.key_number, ev.pressed, ev.timestamp = self.q.pop(0)
+        return True
+    def clear(self):
+        self.q = []
+class _Keys:
+    events = _Events()
+class _Display:
+    root_group = None
+    refreshes = 0
+    def refresh(self):
+        self.refreshes += 1
+class HW:
+    display = _Display()
+    keys = _Keys()
+    key_names = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
+    buzzer = None
+    width = 128
+    height = 64
+
+def tap(k):
+    now = supervisor.ticks_ms()
+    HW.keys.events.q.append((k, True, now))
+    HW.keys.events.q.append((k, False, now + 40))
+
+from pisti_app.app import App
+from pisti_core.bots import make_bot
+app = App(HW())
+game = app.session.game
+app.bots[0] = make_bot(game, "greedy", random)
+hands = 0
+peak = 0
+step = 0
+while app.screen.name != "match_end" and hands < int(sys.argv[1]):
+    app.tick()
+    supervisor.advance(10)
+    step += 1
+    if app.screen.name == "hand_end":
+        hands += 1
+        tap(4)  # A
+        app.tick()
+        if app.screen.name == "table":
+            app.bots[0] = make_bot(game, "greedy", random)
+    if step % 50 == 0:
+        gc.collect()
+        peak = max(peak, gc.mem_alloc())
+if app.screen.name == "table":
+    from pisti_app.session import GameSession
+    data = app.session.to_bytes()
+    assert GameSession.from_bytes(data).to_bytes() == data
+    tap(5)  # B: the pause menu
+    app.tick()
+    assert app.screen.name == "pause", app.screen.name
+app.set_lang("tr")
+st = app.status()
+print("ok", game, "hands=%d" % hands, "screen=%s" % st["screen"], "peak=%d" % peak)
+'''
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("mpyapp"))
+    mpy.build(out, ("pisti_core",))
+    os.makedirs(os.path.join(out, "lib", "pisti_app"))
+    for m in APP_MODULES:
+        subprocess.run([mpy.tool("mpy-cross"), "-o", os.path.join(out, "lib", "pisti_app", m + ".mpy"),
+                        os.path.join(ROOT, "lib", "pisti_app", m + ".py")], check=True)
+    subprocess.run([mpy.tool("mpy-cross"), "-o", os.path.join(out, "lib", "fonts.mpy"),
+                    os.path.join(ROOT, "lib", "fonts.py")], check=True)
+    stubs = os.path.join(out, "stubs")
+    for name, text in STUBS.items():
+        os.makedirs(os.path.dirname(os.path.join(stubs, name)), exist_ok=True)
+        with open(os.path.join(stubs, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    with open(os.path.join(out, "drive.py"), "w", encoding="utf-8") as f:
+        f.write(DRIVE)
+    return out
+
+
+def run(build, start, hands, heap, cwd):
+    env = dict(os.environ, PISTI_START=start, PISTI_SEED="3", PISTI_DELAY="0",
+               MICROPYPATH=":".join([os.path.join(build, "stubs"), os.path.join(build, "lib"), build,
+                                     ".frozen"]))
+    return subprocess.run([mpy.tool("micropython"), "-X", "heapsize=%s" % heap,
+                           os.path.join(build, "drive.py"), str(hands)],
+                          capture_output=True, text=True, env=env, cwd=str(cwd), timeout=600)
+
+
+@pytest.mark.parametrize("start", ["pisti:2:usta", "pisti:4:kalfa", "yedili:3:usta", "yedili:4:usta"])
+def test_matches_run_through_the_app_on_micropython(build, tmp_path, start):
+    r = run(build, start, 2, "224K", tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("ok %s hands=" % start.split(":")[0]), r.stdout
+    assert int(r.stdout.split("hands=")[1].split()[0]) >= 1
+
+
+def test_too_small_a_heap_fails(build, tmp_path):
+    r = run(build, "pisti:2:usta", 1, "64K", tmp_path)
+    assert r.returncode != 0 and "MemoryError" in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("module", APP_MODULES)
+def test_each_module_imports_from_source_in_96K(build, tmp_path, module):
+    # The module compiled in the heap, its dependencies (.mpy) loaded too.
+    shutil.copytree(build, str(tmp_path / "b"))
+    os.unlink(str(tmp_path / "b" / "lib" / "pisti_app" / (module + ".mpy")))
+    shutil.copy(os.path.join(ROOT, "lib", "pisti_app", module + ".py"),
+                str(tmp_path / "b" / "lib" / "pisti_app"))
+    b = str(tmp_path / "b")
+    r = mpy.run_code("import pisti_app.%s\nprint('imported')\n" % module, "96K",
+                     path=(os.path.join(b, "stubs"), os.path.join(b, "lib"), b))
+    assert r.returncode == 0 and "imported" in r.stdout, r.stdout + r.stderr

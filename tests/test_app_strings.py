@@ -1,0 +1,155 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""Texts in English and Turkish: the same keys and placeholders, glyphs for
+every character in the fonts they are drawn with, lengths that fit their
+places, and a language switch that really puts Turkish on the screen."""
+
+import re
+
+import pytest
+
+from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+
+import fonts
+from pisti_app import rules_en, rules_tr, str_en, str_tr
+from pisti_app.names import card_text
+
+TABLES = {"en": str_en.S, "tr": str_tr.S}
+RULES = {"en": rules_en, "tr": rules_tr}
+# The widest values each placeholder takes on screen.
+WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("Bot 3",),
+         "picked": ("Bot 3", "10\u2666"), "muamele_pick": (12,), "hint_pending": (12,),
+         "one_card": ("Bot 3",), "went_out": ("Bot 3",), "waiting": ("Bot 3",),
+         "rank_points": ("Pis Yedili", -1), "hands_played": (99,), "why_pending": (12,),
+         "why_named": ("\u2663", "\u2663"), "why_match": ("\u2663", "10"),
+         "winner_is": ("Onlar",), "bot_n": (3,), "hand_n": (99,), "target_n": (151,),
+         "r_match": (151,), "r_out": ("Bot 3",), "draw_n": (12,)}
+
+
+def placeholders(text):
+    return re.findall(r"%[+]?[ds]", text)
+
+
+def filled(s, key):
+    """Text ``key`` of table ``s`` with its widest values filled in."""
+    return s[key] % WORST[key] if key in WORST else s[key]
+
+
+def test_both_languages_have_the_same_keys_and_placeholders():
+    assert sorted(str_en.S) == sorted(str_tr.S)
+    for key, text in str_en.S.items():
+        assert placeholders(text) == placeholders(str_tr.S[key]), key
+        if placeholders(text):
+            assert key in WORST, key  # every text with blanks is checked for length
+    for mod in (rules_en, rules_tr):
+        for name in ("PISTI", "YEDILI", "BUTTONS_6", "BUTTONS_3"):
+            assert len(getattr(mod, name)) == len(getattr(rules_en, name)), name
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_every_string_has_glyphs_in_the_fonts(lang):
+    small = fonts.load("small")
+    medium = fonts.load("medium")
+    texts = list(TABLES[lang].values())
+    for name in ("PISTI", "YEDILI", "BUTTONS_6", "BUTTONS_3"):
+        for title, body in getattr(RULES[lang], name):
+            texts += [title, body]
+    texts += [card_text(c) for c in range(52)] + ["English", "Türkçe", "\u00d7\u2192\u25b2\u25bc\u25c0\u25b6!"]
+    for text in texts:
+        assert fonts.missing(small, text) == "", text
+        assert fonts.missing(medium, text) == "", text
+    large = fonts.load("large")
+    assert fonts.missing(large, "A2345678910JQK\u2663\u2666\u2665\u2660") == ""
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_texts_fit_where_they_are_shown(lang):
+    s = TABLES[lang]
+    line = ("help_menu", "help_values", "help_pisti", "help_yedili", "help_action", "waiting",
+            "hand_over", "not_your_turn", "took", "drew", "passed", "picked", "muamele_pick",
+            "choose_suit", "hint_opening", "hint_pending", "hint_drawn", "hint_again",
+            "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title")
+    for key in line:  # the message line and title bars: 25 small characters
+        assert len(filled(s, key)) <= 25, (key, filled(s, key))
+    for key in ("pisti_bang", "jack_pisti", "you_out"):  # a double-size toast line
+        assert len(s[key]) <= 10, key
+    for key in ("why_opening", "why_pending", "why_named", "why_match", "why_no_draw_open",
+                "why_no_draw_again"):  # toast: up to three lines of 25
+        lines = filled(s, key).split("\n")
+        assert len(lines) <= 3 and max(len(x) for x in lines) <= 25, key
+    rows = (("game", "yedili"), ("players", "start"), ("target", "start"), ("bot_level", "lv_kalfa"),
+            ("bot_n", "lv_kalfa"), ("language", "language"), ("sound", "off"),
+            ("bot_speed", "sp_vfast"), ("leave", "start"), ("continue", "start"))
+    for label, value in rows:  # a menu row: 21 medium characters with the value's arrows
+        text = filled(s, label) + " " + ("Türkçe" if value == "language" else s[value]) + "\u25c0\u25b6"
+        assert len(text) <= 21, text
+    for key in ("you_won", "winner_is", "shared_win", "match_over"):
+        assert len(filled(s, key)) <= 21, key
+    hand_end_title = (s["hand_n"] % 99) + ": " + (s["r_out"] % "Bot 3") + " \u00d73" + " " + s["ok_next"]
+    assert len(hand_end_title) <= 25, hand_end_title
+
+
+def region_matches_text(oled, text, x0, top, font_name="medium", inverse=False):
+    """Do the panel's pixels at (x0, top) show ``text`` in the monospaced
+    font, glyph cell by glyph cell? (An independent rendering.)"""
+    font = fonts.load(font_name)
+    cell_w, cell_h = font.get_bounding_box()[0:2]
+    rows = oled.rows()
+    for i, ch in enumerate(text):
+        g = font.get_glyph(ord(ch))
+        for y in range(cell_h):
+            for x in range(cell_w):
+                ink = g.bitmap[x, y] if x < g.bitmap.width and y < g.bitmap.height else 0
+                if rows[top + y][x0 + i * cell_w + x] != (ink ^ (1 if inverse else 0)):
+                    return False
+    return True
+
+
+def test_switching_to_turkish_in_settings_puts_turkish_on_the_screen(device):
+    d = device()
+    d.press("A")
+    d.run(20)
+    oled = d.rig.oled
+    assert region_matches_text(oled, "New game", 3, 11, inverse=True)
+    d.menu_to("settings")
+    d.press("A")
+    st = d.status()
+    assert st["screen"] == "settings" and st["menu"] == ["lang", "sound", "speed"]
+    d.press("RIGHT")  # English -> Türkçe, at once
+    st = d.status()
+    assert st["lang"] == "tr" and st["title"] == "Ayarlar"
+    labels = [lbl.text for lbl in d.app.screen.left]
+    assert labels == ["Dil", "Ses", "Hız", ""]
+    assert region_matches_text(oled, "Ses", 3, 22)
+    assert region_matches_text(oled, "Hız", 3, 33)
+    d.shot("settings_tr")
+    d.press("B")
+    st = d.status()
+    assert st["screen"] == "menu" and st["title"] == "Pişti & Pis Yedili"
+    assert [lbl.text for lbl in d.app.screen.left] == ["Yeni oyun", "Sıralama", "Ayarlar", "Kurallar"]
+    assert region_matches_text(oled, "Yeni oyun", 3, 11)
+    assert region_matches_text(oled, "Sıralama", 3, 22)
+    assert region_matches_text(oled, "Ayarlar", 3, 33, inverse=True)  # the cursor's row
+    assert region_matches_text(oled, "\u25b2\u25bc seç  A tamam  B geri", 0, 56, "small")
+    d.shot("menu_tr")
+
+
+def test_a_turkish_game_from_settings_toml(device):
+    d = device(PISTI_START="yedili:3:acemi", PISTI_LANG="tr", PISTI_SEED=1, PISTI_DELAY=100)
+    d.run(20)
+    st = d.status()
+    assert st["lang"] == "tr" and st["message"] in ("İlk tur: düz \u2663 oyna", "Sıra: Bot 1\u2026",
+                                                    "Sıra: Bot 2\u2026")
+    assert d.app.screen.score_r.text == "El 1"
+    assert region_matches_text(d.rig.oled, "El 1", 107, 0, "small")
+    assert labels_out_of_bounds(d.app.display.root_group) == []
+    d.shot("yedili3_tr")
+    d.long("B")  # pause, then switch language mid-game
+    d.menu_to("settings")
+    d.press("A")
+    d.press("LEFT")
+    d.press("B")
+    d.press("B")
+    st = d.status()
+    assert st["screen"] == "table" and st["lang"] == "en"
+    assert d.app.screen.score_r.text == "Hand 1"
