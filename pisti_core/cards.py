@@ -77,39 +77,26 @@ def cards_str(cards):
     return " ".join([card_str(c) for c in cards])
 
 
-def parse_deck(codes, decks=1):
-    """Card ids for a list of card names, top first (R-1).
-
-    With two decks the first copy of a name gets its identity, the second
-    ``identity + 52``. Raises InvalidDeckError unless every card of ``decks``
-    decks appears exactly ``decks`` times.
-    """
-    if not isinstance(codes, (list, tuple)):
-        raise InvalidDeckError("the deck must be a list of card codes")
-    want = 52 * decks
-    if len(codes) != want:
-        raise InvalidDeckError(
-            "the deck has %d cards, a %s has %d"
-            % (len(codes), "single deck" if decks == 1 else "double deck", want)
-        )
-    seen = bytearray(52)
-    out = bytearray(want)
-    for i in range(want):
-        try:
-            c = parse_card(codes[i])
-        except ValueError:
-            raise InvalidDeckError("deck position %d is not a card: %r" % (i, codes[i]))
-        if seen[c] >= decks:
-            raise InvalidDeckError("card %s appears more than %d time%s in the deck"
-                                   % (card_str(c), decks, "" if decks == 1 else "s"))
-        out[i] = c + 52 * seen[c]
-        seen[c] += 1
-    return out
-
-
 def decks_for(players):
     """Y-1: Pis Yedili uses one deck for 2 players, two for 3 and 4."""
     return 1 if players == 2 else 2
+
+
+def as_deck(deck, n):
+    """``deck`` as bytes if it holds each card id ``0 .. n-1`` exactly once,
+    else None (no set: a small board has little heap)."""
+    try:
+        deck = bytes(deck)
+    except (TypeError, ValueError):  # not card ids at all
+        return None
+    if len(deck) != n:
+        return None
+    seen = bytearray(n)
+    for c in deck:
+        if c >= n or seen[c]:
+            return None
+        seen[c] = 1
+    return deck
 
 
 def new_deck(decks=1):

@@ -10,7 +10,7 @@ described by its first dealer and, per hand, the deck order and the actions
 (T-6), so it can be saved, replayed and resumed.
 """
 
-from pisti_core.cards import card_str, decks_for, parse_deck, randbelow, shuffle_and_cut
+from pisti_core.cards import decks_for, randbelow, shuffle_and_cut
 
 GAMES = ("pisti", "yedili")
 
@@ -122,31 +122,11 @@ class Match:
 
     def to_record(self):
         """The whole match as plain data (T-6): replays to the same state."""
-        hands = []
-        for d, deck, acts, _ in self.history:
-            hands.append(self._hand_record(d, deck, acts))
-        if self.hand is not None:
-            h = self.hand
-            hands.append(self._hand_record(h.dealer, h.deck, h.actions))
-        return {"game": self.game, "players": self.players, "target": self.target,
-                "dealer": self.first_dealer, "hands": hands}
-
-    def _hand_record(self, dealer, deck, acts):
-        st = new_hand(self.game, self.players, dealer, deck)
-        return {"dealer": dealer, "deck": [card_str(c) for c in deck],
-                "moves": [st.action_str(a) for a in acts]}
+        from pisti_core.record import to_record
+        return to_record(self)
 
     @classmethod
     def from_record(cls, rec):
         """Rebuild a match from :meth:`to_record` data, checking every action."""
-        m = cls(rec["game"], rec["players"], rec["target"], rec["dealer"])
-        decks = decks_for(m.players) if m.game == "yedili" else 1
-        for hr in rec["hands"]:
-            if hr["dealer"] != m.dealer:
-                raise ValueError("hand dealt by seat %r, expected %d (P-3)" % (hr["dealer"], m.dealer))
-            h = m.deal(parse_deck(hr["deck"], decks))
-            for mv in hr["moves"]:
-                h.apply(h.parse_action(mv))
-            if h.over:
-                m.end_hand()
-        return m
+        from pisti_core.record import from_record
+        return from_record(rec, cls)

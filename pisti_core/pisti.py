@@ -13,7 +13,7 @@ player to move plays (R-2). ``apply()`` checks and raises
 :class:`IllegalActionError`; ``play()`` is the unchecked fast door.
 """
 
-from pisti_core.cards import (RANK, IllegalActionError, InvalidDeckError, card_str,
+from pisti_core.cards import (RANK, IllegalActionError, InvalidDeckError, as_deck, card_str,
                               cards_str, parse_card)
 
 try:
@@ -48,8 +48,8 @@ def centre(deck):
 
 def check_deck(deck):
     """A 52-byte copy of ``deck`` if it is a full deck that P-5 deals."""
-    deck = bytes(deck)
-    if len(deck) != 52 or len(set(deck)) != 52 or max(deck) > 51:
+    deck = as_deck(deck, 52)
+    if deck is None:
         raise InvalidDeckError("a Pişti deck must hold each of the 52 cards once")
     if centre(deck) is None:
         raise InvalidDeckError("all four centre cards are Jacks: P-5 redeals this deck")

@@ -51,12 +51,8 @@ class PistiObs:
         self.target = target
 
     def key(self):
-        """Everything in the observation, as one comparable tuple."""
-        return (self.seat, self.players, self.dealer, self.turn, self.ply, self.hand,
-                self.hand_counts, self.stock, self.bottom, self.hidden, self.pile_size,
-                self.pile, self.revealed, self.played, self.hidden_side, self.hidden_cards,
-                self.cards, self.pts, self.pistis, self.jpistis, self.last_cap,
-                self.totals, self.target)
+        """Everything in the observation, as one comparable list."""
+        return sorted(self.__dict__.items())
 
     def __eq__(self, other):
         return isinstance(other, PistiObs) and self.key() == other.key()

@@ -12,8 +12,7 @@ for a plain play, ``JACK_BASE + jack_suit * 4 + named_suit`` for a Jack,
 hand is its deck order plus its actions (T-6): ``undo()`` replays the record.
 """
 
-from pisti_core.cards import (RANK, SUIT, SUITS, IllegalActionError, InvalidDeckError,
-                              card_str, cards_str, decks_for)  # noqa: F401 (decks_for re-exported)
+from pisti_core.cards import RANK, SUIT, IllegalActionError, InvalidDeckError, as_deck, decks_for
 
 try:
     from micropython import const
@@ -40,7 +39,6 @@ DRAWN = const(2)  # Y-5 after drawing: play a matching card or pass
 AGAIN = const(3)  # Y-9 / Y-10: play again at once
 MUAMELE = const(4)  # Y-15 picks
 OVER = const(5)
-PHASES = ("opening", "normal", "drawn", "again", "muamele", "over")
 
 # Y-14 penalty values by rank: A 11, 2-10 face value, J 25, Q K 10.
 VALUE = bytes([11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 25, 10, 10])
@@ -51,11 +49,8 @@ _PLAIN = bytes([0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 1, 1])
 def check_deck(deck, players):
     """A copy of ``deck`` (card ids, top first) if it is the deck Y-1 wants."""
     n = 52 * decks_for(players)
-    try:
-        deck = bytes(deck)
-    except (TypeError, ValueError):  # not card ids at all
-        deck = b""
-    if len(deck) != n or len(set(deck)) != n or max(deck) >= n:
+    deck = as_deck(deck, n)
+    if deck is None:
         raise InvalidDeckError("a Pis Yedili deck for %d players holds %d distinct card ids"
                                % (players, n))
     return deck
@@ -355,25 +350,18 @@ class YediliHand:
 
     def action_str(self, a):
         """R-2 notation of an action (Muamele picks as ``pick:N``)."""
-        from pisti_core.yedili_obs import action_str
+        from pisti_core.yedili_text import action_str
         return action_str(a)
 
     def parse_action(self, text):
         """The action for an R-2 string; IllegalActionError if it is none."""
-        from pisti_core.yedili_obs import parse_action
+        from pisti_core.yedili_text import parse_action
         return parse_action(text, self)
 
     def describe(self):
         """A one-line description of the position for error messages."""
-        if self.over:
-            return "yedili %dp hand after ply %d (over)" % (self.players, self.ply)
-        t = self.top
-        return "yedili %dp hand, ply %d, seat %d to move (%s), top %s%s%s, hand [%s]" % (
-            self.players, self.ply, self.turn, PHASES[self.phase],
-            card_str(t) if t >= 0 else "none",
-            " named %s" % SUITS[self.named] if self.named >= 0 else "",
-            " pending %d" % self.pending if self.pending else "",
-            cards_str(self.hand(self.turn)))
+        from pisti_core.yedili_text import describe
+        return describe(self)
 
     # -- results ---------------------------------------------------------------
     def penalties(self):

@@ -17,8 +17,8 @@ import subprocess
 import pytest
 
 from pisti_core import yedili as Y
-from pisti_core.cards import (RANKS, SUITS, IllegalActionError, InvalidDeckError, card_str,
-                              parse_deck)
+from pisti_core.cards import RANKS, SUITS, IllegalActionError, InvalidDeckError, card_str
+from pisti_core.record import parse_deck
 from pisti_core.match import Match
 from pisti_core.yedili import (AGAIN, DRAW, DRAWN, MUAMELE, NORMAL, OPENING, OVER, PASS, PICK,
                                YediliHand)
