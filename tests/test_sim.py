@@ -1,0 +1,454 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""The desktop simulator (tools/sim.py): headless runs of the real firmware,
+key scripts, PNG / GIF / status output, outside bots, the window and terminal
+front ends, and golden screenshots.
+
+Golden screenshots live in tests/golden/; regenerate them after a deliberate
+change to the screens with ``PISTI_UPDATE_GOLDEN=1`` (then look at them).
+"""
+
+import io
+import json
+import os
+import pty
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import time
+
+import pytest
+from PIL import Image
+
+from tools import sim
+from tools.shims.ssd1306 import Ssd1306
+from tools.simlib import render
+from tools.simlib.script import UsageError, parse_keys, parse_start, profile_buttons
+from tools.simlib.terminal import QUIT, compose, parse_input, terminal_keymap
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIM = os.path.join(ROOT, "tools", "sim.py")
+GOLDEN = os.path.join(ROOT, "tests", "golden")
+EXAMPLE_BOT = os.path.join(ROOT, "tools", "examples", "example_bot.py")
+PICO = ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
+FIELDS = ("screen", "game", "players", "hand", "ply", "totals")
+
+
+def run_sim(*args):
+    """tools/sim.py in this process: (exit status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = sim.main(list(args), out=out, err=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def status_of(stdout):
+    lines = [line for line in stdout.splitlines() if line.strip()]
+    assert len(lines) == 1, stdout
+    return json.loads(lines[0])
+
+
+def lit_pixels(path):
+    image = Image.open(path).convert("L")
+    return sum(1 for v in image.tobytes() if v)
+
+
+# -- key scripts and options ------------------------------------------------------------
+
+
+def test_key_script_parsing():
+    assert parse_keys("A*3,RIGHT,A", PICO) == [("A", 60)] * 3 + [("RIGHT", 60), ("A", 60)]
+    assert parse_keys(" up , b:900 ,down*2", PICO, hold_ms=80) == [("UP", 80), ("B", 900), ("DOWN", 80), ("DOWN", 80)]
+    assert parse_keys("B:700*2", PICO) == [("B", 700), ("B", 700)]
+    assert parse_keys("", PICO) == [] and parse_keys(None, PICO) == []
+    assert profile_buttons("pico") == PICO
+    assert profile_buttons("featherwing") == ("A", "B", "C")
+    assert parse_keys("C*2", profile_buttons("featherwing")) == [("C", 60), ("C", 60)]
+    for bad, words in (("JUMP", "unknown key 'JUMP'"), ("A*0", "repeat count"), ("A**2", "bad step"),
+                       ("A,,B", "empty step"), ("A*", "bad step"), ("B:0", "hold time"), ("A*1001", "repeat")):
+        with pytest.raises(UsageError, match=words.replace("*", r"\*")):
+            parse_keys(bad, PICO)
+    with pytest.raises(UsageError, match="buttons: A B C"):
+        parse_keys("UP", profile_buttons("featherwing"))
+
+
+def test_start_parsing():
+    assert parse_start("pisti:2:usta") == ("pisti", 2, "usta")
+    assert parse_start("yedili:4:usta,kalfa,acemi") == ("yedili", 4, "usta,kalfa,acemi")
+    for bad in ("chess:2:usta", "pisti:3:usta", "yedili:5:kalfa", "pisti:2:grandmaster", "pisti:2",
+                "yedili:4:usta,kalfa", "pisti:two:usta"):
+        with pytest.raises(UsageError):
+            parse_start(bad)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--headless", "--keys", "A,JUMP"], "unknown key 'JUMP'"),
+    (["--headless", "--start", "pisti:3:usta"], "2 or 4 players"),
+    (["--headless", "--start", "backgammon:2:usta"], "pisti or yedili"),
+    (["--headless", "--profile", "uno"], "invalid choice"),
+    (["--headless", "--target", "99"], "invalid choice"),
+    (["--headless", "--bot", "one=./x.py"], "SEAT=PROGRAM"),
+    (["--headless", "--start", "pisti:2:usta", "--bot", "2=" + EXAMPLE_BOT], "seats 0..1"),
+    (["--headless", "--bot", "1=/nonexistent/bot.py"], "no such file"),
+    (["--headless", "--shot", "/nonexistent/dir/out.png"], "does not exist"),
+    (["--window", "--headless"], "not allowed with"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
+    shot = tmp_path / "never.png"
+    extra = ["--status"] if "--shot" in args else ["--status", "--shot", str(shot)]
+    code, out, err = run_sim(*args, *extra)
+    assert code == 2
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err, err
+    assert not shot.exists()
+
+
+# -- headless runs of the firmware -------------------------------------------------------
+
+
+def test_readme_headless_command_end_to_end(tmp_path):
+    """The issue's example, as a subprocess, exactly as a script would run it."""
+    proc = subprocess.run(
+        [sys.executable, SIM, "--headless", "--start", "pisti:2:usta", "--keys", "A*3,RIGHT,A",
+         "--shot", "out.png", "--status"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    status = status_of(proc.stdout)
+    for key in FIELDS + ("level", "turn", "your_hand", "legal", "message", "frames", "i2c_bytes"):
+        assert key in status, key
+    assert status["screen"] == "table"
+    assert (status["game"], status["players"], status["level"]) == ("pisti", 2, "usta")
+    assert status["hand"] == 1 and status["ply"] >= 1 and len(status["totals"]) == 2
+    assert status["frames"] >= 2 and status["i2c_bytes"] > 1037
+    image = Image.open(tmp_path / "out.png")
+    assert image.size == (512, 256)
+    assert 500 < lit_pixels(tmp_path / "out.png") < 512 * 256 - 500
+
+
+def test_same_seed_same_run_and_another_seed_differs(tmp_path):
+    args = ["--headless", "--start", "pisti:2:usta", "--keys", "A,RIGHT,A,A", "--status"]
+    runs = []
+    for index, seed in enumerate(("11", "11", "12")):
+        shot = tmp_path / ("%d.png" % index)
+        code, out, err = run_sim(*args, "--seed", seed, "--shot", str(shot))
+        assert code == 0, err
+        runs.append((status_of(out), shot.read_bytes()))
+    assert runs[0] == runs[1]
+    assert runs[0][0]["your_hand"] != runs[2][0]["your_hand"] or runs[0][0]["bottom"] != runs[2][0]["bottom"]
+
+
+def test_record_gif_has_the_frames_and_ends_on_the_shot(tmp_path):
+    gif, png = tmp_path / "run.gif", tmp_path / "end.png"
+    code, out, err = run_sim("--headless", "--start", "yedili:3:kalfa", "--seed", "5", "--keys", "RIGHT,A,A",
+                             "--record", str(gif), "--shot", str(png), "--status")
+    assert code == 0, err
+    status = status_of(out)
+    image = Image.open(gif)
+    assert image.size == (512, 256)
+    assert image.n_frames >= 3
+    durations, pictures = [], []
+    for index in range(image.n_frames):
+        image.seek(index)
+        durations.append(image.info["duration"])
+        pictures.append(image.convert("L").tobytes())
+    assert all(d >= 20 for d in durations)
+    assert all(a != b for a, b in zip(pictures, pictures[1:]))  # identical neighbours are merged
+    assert sum(durations) <= status["ms"] + 500  # virtual-time durations, not wall time
+    assert pictures[-1] == Image.open(png).convert("L").tobytes()
+
+
+def test_settle_waits_for_the_bots_and_max_ms_stops(tmp_path):
+    # Yedili with 4 players: after the person's play three bots move, each held
+    # on screen for the bot delay; the script must not press on before.
+    code, out, err = run_sim("--headless", "--start", "yedili:4:acemi", "--seed", "3", "--status")
+    assert code == 0, err
+    status = status_of(out)
+    assert status["screen"] == "table" and status["turn"] == 0 and not status["holding"]
+    code, out, err = run_sim("--headless", "--seed", "3", "--keys", "A*50", "--max-ms", "3000", "--status")
+    assert code == 1
+    assert "--max-ms 3000" in err and "of 50 keys" in err
+    assert status_of(out)["ms"] == 3000
+
+
+def test_featherwing_profile_and_overrides(tmp_path):
+    shot, nvm = tmp_path / "wing.png", tmp_path / "nvm.bin"
+    code, out, err = run_sim("--headless", "--profile", "featherwing", "--start", "pisti:2:kalfa", "--seed", "2",
+                             "--lang", "tr", "--target", "101", "--nvm", str(nvm), "--shot", str(shot), "--status")
+    assert code == 0, err
+    status = status_of(out)
+    assert (status["screen"], status["lang"], status["target"]) == ("table", "tr", 101)
+    assert Image.open(shot).size == (512, 128)
+    assert nvm.stat().st_size == 4096  # --nvm reached microcontroller.nvm
+
+
+MINI_APP = """\
+import time
+import board, keypad
+
+current = None
+
+
+class App:
+    def __init__(self):
+        pins = (board.GP10, board.GP11, board.GP12, board.GP13, board.GP14, board.GP15)
+        self.keys = keypad.Keys(pins, value_when_pressed=False, pull=True)
+        self.log = []
+
+    def tick(self):
+        event = self.keys.events.get()
+        while event:
+            self.log.append([event.key_number, event.pressed, event.timestamp])
+            event = self.keys.events.get()
+
+    def status(self):
+        return {"screen": "log", "log": self.log}
+
+
+def run():
+    global current
+    current = App()
+    while True:
+        current.tick()
+        time.sleep(0.01)
+"""
+
+
+@pytest.mark.parametrize("idle", [None, 500])
+def test_key_script_timing_without_app_idle(tmp_path, idle):
+    """A firmware with no display and no app.idle(): each key is pressed once the
+    screen has been still for --idle ms, held its hold time, then released."""
+    (tmp_path / "lib" / "pisti_app").mkdir(parents=True)
+    (tmp_path / "lib" / "pisti_app" / "__init__.py").write_text(MINI_APP)
+    (tmp_path / "code.py").write_text("import pisti_app\npisti_app.run()\n")
+    extra = [] if idle is None else ["--idle", str(idle)]
+    code, out, err = run_sim("--headless", "--code", str(tmp_path / "code.py"), "--keys", "A,B:900,UP*2",
+                             "--status", *extra)
+    assert code == 0, err
+    status = status_of(out)
+    log = status["log"]
+    assert [(k, p) for k, p, _ in log] == [(4, True), (4, False), (5, True), (5, False),
+                                           (0, True), (0, False), (0, True), (0, False)]
+    stamps = [t for _, _, t in log]
+    holds = [stamps[i + 1] - stamps[i] for i in range(0, 8, 2)]
+    gaps = [stamps[i + 1] - stamps[i] for i in range(1, 7, 2)]
+    assert holds == [60, 900, 60, 60]
+    assert gaps == [idle or 1200] * 3
+    assert status["frames"] == 0 and status["ms"] == stamps[-1] - stamps[0] + log_start(stamps[0]) + (idle or 1200)
+
+
+def log_start(first_stamp):
+    """Virtual ms of the first press, from its ticks_ms stamp (CircuitPython's start)."""
+    from tools.shims.clock import CIRCUITPY_TICKS_START  # pylint: disable=import-outside-toplevel
+
+    return first_stamp - CIRCUITPY_TICKS_START
+
+
+def test_firmware_crash_is_reported(tmp_path):
+    code_py = tmp_path / "code.py"
+    code_py.write_text("import time\ntime.sleep(0.5)\nraise RuntimeError('display on fire')\n")
+    code, out, err = run_sim("--headless", "--code", str(code_py), "--status")
+    assert code == 1
+    assert "RuntimeError: display on fire" in err and "the firmware crashed" in err
+    assert status_of(out)["screen"] is None
+
+
+# -- outside bots -------------------------------------------------------------------------
+
+
+LOG_BOT = """\
+import json, sys
+log = open(sys.argv[1], "a")
+for line in sys.stdin:
+    msg = json.loads(line)
+    log.write(json.dumps([msg["seat"], msg["legal"][-1], msg["legal"]]) + "\\n")
+    log.flush()
+    print(msg["legal"][-1], flush=True)
+"""
+
+
+def test_outside_bot_takes_its_seat_from_the_first_move(tmp_path):
+    bot, log = tmp_path / "logbot.py", tmp_path / "decisions.jsonl"
+    bot.write_text(LOG_BOT)
+    command = "%s %s %s" % (sys.executable, bot, log)
+    code, out, err = run_sim("--headless", "--start", "pisti:2:usta", "--seed", "3", "--bot", "1=" + command,
+                             "--keys", "A*4", "--status")
+    assert code == 0, err
+    assert "seat 1 is played by" in err
+    status = status_of(out)
+    decisions = [json.loads(line) for line in log.read_text().splitlines()]
+    # Seed 3 deals with seat 0 dealing, so seat 1 leads (P-6): every bot
+    # move of the run, the first included, came from the outside program.
+    assert status["dealer"] == 0
+    assert len(decisions) == (status["ply"] + 1) // 2
+    assert all(seat == 1 and action in legal for seat, action, legal in decisions)
+
+
+def test_a_broken_outside_bot_ends_the_run_with_one_line(tmp_path):
+    bot = tmp_path / "chatty.py"
+    bot.write_text("import sys\nfor line in sys.stdin:\n    print('hello', flush=True)\n")
+    code, out, err = run_sim("--headless", "--start", "pisti:2:usta", "--seed", "3", "--bot", "1=" + str(bot),
+                             "--status")
+    assert code == 1
+    assert "in seat 1 answered with something that is not an action" in err and "'hello'" in err
+    assert "Traceback" not in err
+    assert status_of(out)["ply"] == 0  # seat 1 leads (dealer 0) and never played
+
+
+def test_example_bot_plays_for_the_person(tmp_path):
+    if not os.path.exists(EXAMPLE_BOT):
+        pytest.skip("tools/examples/example_bot.py is not there")
+    code, out, err = run_sim("--headless", "--start", "pisti:2:acemi", "--seed", "4", "--bot", "0=" + EXAMPLE_BOT,
+                             "--wait", "20000", "--status")
+    assert code == 0, err
+    status = status_of(out)
+    assert status["ply"] >= 8  # nobody pressed a key: seat 0 played by itself
+
+
+# -- front ends ----------------------------------------------------------------------------
+
+
+def test_window_scripted_matches_headless(tmp_path):
+    """--window with a key script: the keys go through pygame's event queue and
+    the window's key map, on the virtual clock, and end where headless ends."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    args = ["--start", "pisti:2:usta", "--seed", "21", "--keys", "RIGHT*2,A,B,DOWN,A", "--status"]
+    proc = subprocess.run([sys.executable, SIM, "--window", "--shot", "w.png"] + args, cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    window = status_of(proc.stdout)
+    code, out, err = run_sim("--headless", "--shot", str(tmp_path / "h.png"), *args)
+    assert code == 0, err
+    headless = status_of(out)
+    assert window == headless
+    assert (tmp_path / "w.png").read_bytes() == (tmp_path / "h.png").read_bytes()
+
+
+def test_window_keymap():
+    from tools.simlib.window import QUIT as WQUIT, window_keymap  # pylint: disable=import-outside-toplevel
+    import pygame  # pylint: disable=import-outside-toplevel
+
+    keymap = window_keymap(PICO)
+    assert {name for name in keymap.values() if name != WQUIT} == set(PICO)
+    assert keymap[pygame.K_LEFT] == "LEFT" and keymap[pygame.K_z] == "A" and keymap[pygame.K_ESCAPE] == "B"
+    assert keymap[pygame.K_q] == WQUIT
+    wing = window_keymap(("A", "B", "C"))
+    assert wing[pygame.K_UP] == "A" and wing[pygame.K_DOWN] == "C" and wing[pygame.K_RETURN] == "B"
+
+
+def test_terminal_input_and_keymap():
+    assert parse_input(b"\x1b[A\x1b[B\x1b[C\x1b[D") == ["UP", "DOWN", "RIGHT", "LEFT"]
+    assert parse_input(b"\x1bOA\x1b[1;2D") == ["UP", "LEFT"]  # SS3 arrows, Shift+Left
+    assert parse_input(b"z \r\n\x7f\x1b") == ["z", "SPACE", "ENTER", "ENTER", "BACKSPACE", "ESC"]
+    assert parse_input(b"\x1b[15~q\x03") == ["q", QUIT]  # F5 dropped
+    assert parse_input("ş".encode()) == ["ş"]
+    keymap = terminal_keymap(PICO)
+    assert keymap["UP"] == ("UP", False) and keymap["ENTER"] == ("A", False) and keymap["z"] == ("A", False)
+    assert keymap["ESC"] == ("B", False) and keymap["X"] == ("B", True) and keymap["B"] == ("B", True)
+    assert keymap["q"] == QUIT
+    wing = terminal_keymap(("A", "B", "C"))
+    assert wing["c"] == ("C", False) and wing["RIGHT"] == ("C", False) and wing["ESC"] == ("B", True)
+
+
+def test_terminal_renderer_known_frames():
+    rows = [[1, 0, 1, 0], [0, 0, 1, 1], [1, 1, 1, 1], [0, 0, 0, 0]]
+    assert render.render_half(rows) == ["\u2580 \u2588\u2584", "\u2580\u2580\u2580\u2580"]
+    assert render.render_braille(rows) == [chr(0x2800 + 0x01 + 0x04 + 0x20) + chr(0x2800 + 0x01 + 0x02 + 0x10 + 0x04 + 0x20)]
+    assert render.render_braille([[0, 0], [0, 0]]) == [" "]
+    # A whole frame from the SSD1306 emulator: the same text as its own to_text().
+    oled = Ssd1306(128, 64)
+    oled.i2c_write(b"\x00\x20\x00\x21\x00\x7f\x22\x00\x07\xa1\xc8\x8d\x14\xaf")
+    oled.i2c_write(b"\x40" + bytes((x * 37 + 11) & 0xFF for x in range(1024)))
+    rows = oled.rows(lit=True)
+    assert render.render_half(rows) == oled.to_text().split("\n")
+    lines = compose(rows, "half", 128, "help", "info", "serial", color=False)
+    assert len(lines) == 32 + 2 + 3
+    assert lines[0] == "\u250c" + "\u2500" * 128 + "\u2510" and lines[33] == "\u2514" + "\u2500" * 128 + "\u2518"
+    assert all(len(line) == 130 and line[0] == line[-1] == "\u2502" for line in lines[1:33])
+    assert lines[34:] == ["help", "info", "serial> serial"]
+    small = compose(rows, "braille", 128, "h", color=False)
+    assert len(small) == 16 + 2 + 2 and len(small[1]) == 66
+
+
+def _read_until(fd, needle, buffer, deadline_s=60):
+    end = time.monotonic() + deadline_s
+    while needle not in buffer:
+        left = end - time.monotonic()
+        assert left > 0, "no %r in the terminal output: %r" % (needle, buffer[-400:])
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            assert chunk, "the simulator closed the terminal: %r" % buffer[-400:]
+            buffer += chunk
+    return buffer
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
+def test_terminal_mode_in_a_pty():
+    """The default front end in a real (pseudo) terminal: draws, takes a key, quits, restores."""
+    import fcntl  # pylint: disable=import-outside-toplevel
+    import termios  # pylint: disable=import-outside-toplevel
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 132, 0, 0))
+    before = termios.tcgetattr(slave)
+    proc = subprocess.Popen([sys.executable, SIM, "--seed", "1", "--status"], stdin=slave, stdout=slave,
+                            stderr=slave, cwd=ROOT, close_fds=True)
+    try:
+        out = _read_until(master, b"screen splash", b"")
+        assert b"\x1b[?1049h" in out and "\u2588".encode() in out and b"q quit" in out
+        os.write(master, b"z")  # A: leave the splash for the main menu
+        out = _read_until(master, b"screen menu", out)
+        os.write(master, b"q")
+        out = _read_until(master, b'"screen": "menu"', out)
+        assert proc.wait(timeout=30) == 0
+        assert termios.tcgetattr(slave)[3] == before[3]  # echo and canonical mode are back
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
+    assert b"\x1b[?1049l" in out and b"\x1b[?25h" in out
+
+
+def test_play_sh_runs_the_simulator(tmp_path):
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("no bash")
+    proc = subprocess.run([bash, os.path.join(ROOT, "tools", "play.sh"), "--headless", "--keys", "NOPE"],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 2 and "unknown key 'NOPE'" in proc.stderr
+
+
+# -- golden screenshots -----------------------------------------------------------------------
+
+GOLDENS = {
+    "splash": ["--seed", "1", "--wait", "300"],
+    "main_menu": ["--seed", "1", "--keys", "A"],
+    "new_game_menu": ["--seed", "1", "--keys", "A,A"],
+    "pisti_table": ["--start", "pisti:2:usta", "--seed", "7", "--keys", "RIGHT,A"],
+    "yedili_table": ["--start", "yedili:4:kalfa", "--seed", "7", "--keys", "RIGHT"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDENS))
+def test_golden_screenshots(tmp_path, name):
+    shot = tmp_path / (name + ".png")
+    code, _, err = run_sim("--headless", "--shot", str(shot), *GOLDENS[name])
+    assert code == 0, err
+    golden = os.path.join(GOLDEN, name + ".png")
+    if os.environ.get("PISTI_UPDATE_GOLDEN") == "1":
+        os.makedirs(GOLDEN, exist_ok=True)
+        shutil.copyfile(shot, golden)
+    if not os.path.exists(golden):
+        pytest.fail("no golden %s: run with PISTI_UPDATE_GOLDEN=1 to make it" % golden)
+    got, want = Image.open(shot).convert("L"), Image.open(golden).convert("L")
+    assert got.size == want.size
+    if got.tobytes() != want.tobytes():
+        diff = sum(1 for a, b in zip(got.tobytes(), want.tobytes()) if a != b) // 16
+        pytest.fail("%s differs from %s in %d OLED pixels (new picture: %s); if the change is "
+                    "meant, regenerate with PISTI_UPDATE_GOLDEN=1" % (name, golden, diff, shot))

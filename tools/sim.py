@@ -1,0 +1,252 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""The desktop simulator: the device's own ``code.py`` on the hardware shims.
+
+Three front ends:
+
+* terminal (default): the OLED drawn with half-block characters (braille
+  when the terminal is too small), keys mapped to the buttons, a help line;
+  real time. ``bash tools/play.sh`` starts it.
+* ``--window``: a pygame window with the OLED scaled up; real key up/down,
+  so holding a key is a long press.
+* ``--headless``: virtual time; plays ``--keys`` and exits once the screen
+  has settled after the last key.
+
+Examples::
+
+    python tools/sim.py                                  # play in the terminal
+    python tools/sim.py --window --start yedili:4:kalfa
+    python tools/sim.py --headless --start pisti:2:usta --keys "A*3,RIGHT,A" --shot out.png --status
+    python tools/sim.py --headless --start pisti:2:usta --seed 7 --keys "A*8" --record run.gif
+    python tools/sim.py --start pisti:2:usta --bot 1=tools/examples/example_bot.py
+
+``--keys`` is a comma list of ``NAME[:HOLD_MS][*N]`` (``A*3``, ``B:900``
+is a 900 ms long press). ``--status`` prints one JSON line at exit:
+``app.status()`` plus ``frames``, ``i2c_bytes`` and ``ms`` (virtual time).
+Exit status: 0 done, 1 the firmware crashed, a bot failed or --max-ms cut a
+key script short, 2 bad usage, 130 Ctrl-C.
+"""
+
+import argparse
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(_HERE)
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+
+import tools.shims  # noqa: E402,F401  (sets BLINKA_OS_AGNOSTIC before anything imports board)
+from tools.simlib import script as scriptlib  # noqa: E402
+from tools.simlib.script import UsageError  # noqa: E402
+from tools.simlib.session import (  # noqa: E402
+    HOLD_MS, IDLE_MS, WAIT_MS, Console, Session, SimLimit, SimQuit, status_line)
+
+HEADLESS_MAX_MS = 600000
+LONG_MS = 1000
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def build_parser():
+    """The command line."""
+    p = _Parser(prog="sim.py", description="Play the pisti firmware on the desktop (terminal, window or headless).",
+                epilog="Keys: comma list of NAME[:HOLD_MS][*N], names UP DOWN LEFT RIGHT A B (FeatherWing: A B C).")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--headless", action="store_true", help="no screen: virtual time, play --keys, then exit")
+    mode.add_argument("--window", action="store_true", help="a pygame window instead of the terminal")
+    p.add_argument("--profile", default="pico", choices=scriptlib.PROFILES, help="board profile (tools/boards/)")
+    p.add_argument("--start", metavar="GAME:PLAYERS:LEVEL", help="skip the menus into a new game, e.g. pisti:2:usta")
+    p.add_argument("--seed", type=int, help="PISTI_SEED: repeatable bots and shuffles")
+    p.add_argument("--lang", choices=("en", "tr"), help="PISTI_LANG")
+    p.add_argument("--target", type=int, choices=(101, 151), help="PISTI_TARGET (Pişti, P-2)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any other setting (repeatable)")
+    p.add_argument("--keys", metavar="SCRIPT", help='headless (or --window) key script, e.g. "A*3,RIGHT,A"')
+    p.add_argument("--script-keys", dest="keys", help=argparse.SUPPRESS)
+    p.add_argument("--hold", type=int, default=HOLD_MS, metavar="MS", help="how long a key-script tap holds (%(default)s)")
+    p.add_argument("--wait", type=int, default=WAIT_MS, metavar="MS",
+                   help="after each key, let the app run at most this long (virtual ms, %(default)s)")
+    p.add_argument("--idle", type=int, default=IDLE_MS, metavar="MS",
+                   help="firmware without app.idle(): settled after this long without a frame (%(default)s)")
+    p.add_argument("--max-ms", type=int, metavar="MS",
+                   help="stop after this much virtual time (headless default %d)" % HEADLESS_MAX_MS)
+    p.add_argument("--shot", metavar="FILE.png", help="write the final frame as a PNG, 4x")
+    p.add_argument("--record", metavar="FILE.gif", help="write every frame as an animated GIF, 4x")
+    p.add_argument("--status", action="store_true", help="print one JSON line with the app's status at exit")
+    p.add_argument("--bot", action="append", default=[], metavar="SEAT=PROGRAM",
+                   help="an outside bot (JSON Lines, tools/BOTS.md) plays SEAT")
+    p.add_argument("--nvm", metavar="PATH", help="file behind microcontroller.nvm (kept across runs)")
+    p.add_argument("--getenv-style", default="int", choices=("int", "str"), help="CircuitPython os.getenv flavour")
+    p.add_argument("--long-ms", type=int, default=LONG_MS, metavar="MS", help="terminal long press (%(default)s)")
+    p.add_argument("--cells", default="auto", choices=("auto", "half", "braille"), help="terminal drawing")
+    p.add_argument("--zoom", type=int, default=5, metavar="N", help="window scale (%(default)s)")
+    p.add_argument("--code", help=argparse.SUPPRESS)  # another code.py (development)
+    return p
+
+
+def _setting(text):
+    key, sep, value = text.partition("=")
+    key = key.strip()
+    if not sep or not key or not all(c.isalnum() or c in "_-" for c in key):
+        raise UsageError("--set %r: use KEY=VALUE, e.g. --set PISTI_TIMER=60" % text)
+    value = value.strip()
+    if value.lstrip("-").isdigit():
+        return key, int(value)
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        value = value[1:-1]
+    return key, value
+
+
+def parse_args(argv):
+    """Parsed and checked options; raises UsageError with one sentence."""
+    opts = build_parser().parse_args(argv)
+    opts.buttons = scriptlib.profile_buttons(opts.profile)
+    opts.steps = scriptlib.parse_keys(opts.keys, opts.buttons, hold_ms=opts.hold)
+    if opts.keys is not None and not (opts.headless or opts.window):
+        raise UsageError("--keys needs --headless (or --window); in the terminal you press the keys")
+    for name, value in (("--hold", opts.hold), ("--wait", opts.wait), ("--idle", opts.idle),
+                        ("--long-ms", opts.long_ms), ("--zoom", opts.zoom)):
+        if value < 1:
+            raise UsageError("%s must be a positive number, got %d" % (name, value))
+    overrides = {}
+    if opts.start:
+        game, players, level = scriptlib.parse_start(opts.start)
+        overrides["PISTI_START"] = "%s:%d:%s" % (game, players, level)
+        opts.players = players
+    else:
+        opts.players = None
+    if opts.seed is not None:
+        if not 0 <= opts.seed < 2**30:
+            raise UsageError("--seed must be 0 .. 2**30-1, got %d" % opts.seed)
+        overrides["PISTI_SEED"] = opts.seed
+    if opts.lang:
+        overrides["PISTI_LANG"] = opts.lang
+    if opts.target:
+        overrides["PISTI_TARGET"] = opts.target
+    for text in opts.set:
+        key, value = _setting(text)
+        overrides[key] = value
+    opts.overrides = overrides
+    opts.bots = {}
+    for text in opts.bot:
+        seat, command = scriptlib.parse_bot(text)
+        if opts.players is not None and seat >= opts.players:
+            raise UsageError("--bot %s: a %d-player game has seats 0..%d" % (text, opts.players, opts.players - 1))
+        if seat in opts.bots:
+            raise UsageError("--bot: seat %d is given twice" % seat)
+        if command.endswith(".py") and not os.path.isfile(command):
+            raise UsageError("--bot %s: no such file %s" % (text, command))
+        if os.path.exists(command):
+            command = os.path.abspath(command)
+        opts.bots[seat] = command
+    for name in ("shot", "record", "nvm", "code"):
+        value = getattr(opts, name)
+        if value:
+            folder = os.path.dirname(os.path.abspath(value))
+            if not os.path.isdir(folder):
+                raise UsageError("--%s %s: folder %s does not exist" % (name, value, folder))
+            setattr(opts, name, os.path.abspath(value))
+    if opts.code and not os.path.isfile(opts.code):
+        raise UsageError("--code %s: no such file" % opts.code)
+    if opts.max_ms is None and (opts.headless or (opts.window and opts.keys is not None)):
+        opts.max_ms = HEADLESS_MAX_MS
+    if not opts.headless and not opts.window and not sys.stdin.isatty():
+        raise UsageError("the terminal simulator needs a terminal on stdin: use --headless (or --window)")
+    return opts
+
+
+def make_frontend(opts):
+    """The front end the options ask for."""
+    if opts.headless:
+        from tools.simlib.headless import Headless, ScriptDriver  # pylint: disable=import-outside-toplevel
+
+        return Headless(ScriptDriver(opts.steps, wait_ms=opts.wait, idle_ms=opts.idle))
+    if opts.window:
+        from tools.simlib.window import Window  # pylint: disable=import-outside-toplevel
+
+        return Window(opts.buttons, zoom=opts.zoom, steps=opts.steps if opts.keys is not None else None,
+                      wait_ms=opts.wait, idle_ms=opts.idle, unattended=opts.max_ms is not None)
+    from tools.simlib.terminal import Terminal  # pylint: disable=import-outside-toplevel
+
+    return Terminal(opts.buttons, cells=opts.cells, hold_ms=opts.hold, long_ms=opts.long_ms)
+
+
+def _report_outcome(session, frontend, opts, err):
+    """One line about how the run ended; returns the exit status."""
+    outcome = session.outcome
+    driver = getattr(frontend, "driver", None)
+    if outcome == "crashed":
+        exc = session.exception
+        if type(exc).__name__ == "BotFailure":
+            err.write("sim: %s\n" % exc)
+        else:
+            err.write(session.error)
+            err.write("sim: the firmware crashed (%s)\n" % type(exc).__name__)
+        return 1
+    if isinstance(outcome, SimLimit):
+        if driver is None:
+            err.write("sim: stopped at --max-ms %d ms\n" % opts.max_ms)
+            return 0
+        err.write("sim: stopped at --max-ms %d ms of virtual time with %d of %d keys played\n"
+                  % (opts.max_ms, driver.index, len(driver.steps)))
+        return 1
+    if outcome == "returned":
+        if driver is not None and driver.index < len(driver.steps):
+            err.write("sim: code.py ended after %d of %d keys\n" % (driver.index, len(driver.steps)))
+            return 1
+        err.write("sim: code.py ended\n")
+    return 0
+
+
+def run(opts, out=None, err=None):
+    """Boot the firmware with ``opts`` (from :func:`parse_args`); return the exit status."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    frontend = make_frontend(opts)
+    # The terminal shows device output and notes under the screen, not on stderr.
+    console = getattr(frontend, "console", None)
+    log = console or err
+    console = console or Console(echo=err)
+    realtime = not opts.headless and opts.keys is None
+    session = Session(profile=opts.profile, code=opts.code, overrides=opts.overrides, nvm_path=opts.nvm,
+                      realtime=realtime, getenv_style=opts.getenv_style, max_ms=opts.max_ms,
+                      record=bool(opts.record), bots=opts.bots, console=console, log=log)
+    with session:
+        try:
+            session.boot(frontend)
+            code = _report_outcome(session, frontend, opts, err)
+        except (FileNotFoundError, RuntimeError) as exc:
+            if not isinstance(exc, FileNotFoundError) and type(exc).__name__ != "NoDisplay":
+                raise
+            err.write("sim: %s\n" % exc)
+            return 1
+        except KeyboardInterrupt:
+            session.outcome = SimQuit("interrupted")
+            err.write("sim: interrupted\n")
+            code = 130
+        if opts.shot:
+            session.save_png(opts.shot, scale=4)
+        if opts.record:
+            session.save_gif(opts.record, scale=4)
+        if opts.status:
+            out.write(status_line(session.status()) + "\n")
+            out.flush()
+    return code
+
+
+def main(argv=None, out=None, err=None):
+    """Command-line entry point; returns the exit status."""
+    err = err or sys.stderr
+    try:
+        opts = parse_args(sys.argv[1:] if argv is None else argv)
+    except UsageError as exc:
+        err.write("sim.py: %s\n" % exc)
+        return 2
+    return run(opts, out=out, err=err)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""Key scripts on the virtual clock: the headless front end.
+
+:class:`ScriptDriver` plays a parsed key script (see
+:func:`tools.simlib.script.parse_keys`) into a running session. Before the
+first key and after each one it lets the virtual clock run until the app has
+settled (:meth:`Session.settled`: the firmware's ``app.idle()`` and a short
+quiet, or, without it, no new frame for ``idle_ms`` and no bot still to
+move), or ``wait_ms`` at most. Then it presses the next
+button, holds it ``hold`` ms (the app runs meanwhile, so long presses work)
+and releases it. After the last key has settled it raises
+:class:`~tools.simlib.session.SimDone`.
+"""
+
+from .session import IDLE_MS, WAIT_MS, SimDone
+
+
+class ScriptDone(SimDone):
+    """The key script is done and the screen has settled."""
+
+
+class ScriptDriver:
+    """Presses the buttons of a key script at the right moments."""
+
+    def __init__(self, steps, *, wait_ms=WAIT_MS, idle_ms=IDLE_MS, press=None, release=None):
+        self.steps = list(steps)
+        self.wait_ms = wait_ms
+        self.idle_ms = idle_ms
+        self._press = press
+        self._release = release
+        self.index = 0
+        self.holding = None
+        self.release_at = 0
+        self.since = None  # when the current settle began
+        self.log = []  # (ms, "press"/"release", name)
+
+    def update(self, session, now):
+        """Called after every device sleep."""
+        if self.holding is not None:
+            if now >= self.release_at:
+                self.log.append((now, "release", self.holding))
+                (self._release or session.rig.keys.release)(self.holding)
+                self.holding = None
+                self.since = now
+            return
+        if self.since is None:
+            self.since = now
+        if now - self.since < self.wait_ms:
+            quiet = now - max(session.last_frame_ms, self.since)
+            if not session.settled(quiet, self.idle_ms):
+                return
+        if self.index >= len(self.steps):
+            raise ScriptDone("key script done")
+        name, hold = self.steps[self.index]
+        self.index += 1
+        self.log.append((now, "press", name))
+        (self._press or session.rig.keys.press)(name)
+        self.holding = name
+        self.release_at = now + hold
+
+
+class Headless:
+    """No screen, no keyboard: the key script on the virtual clock."""
+
+    def __init__(self, driver):
+        self.driver = driver
+
+    def start(self, session):
+        """Nothing to open."""
+
+    def stop(self, session):
+        """Nothing to close."""
+
+    def sleep(self, session, seconds):
+        """Virtual time passes."""
+        session.wait(seconds)
+
+    def update(self, session, now):
+        """The script's turn."""
+        self.driver.update(session, now)

@@ -1,0 +1,493 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""One boot of the device's ``code.py`` on the desktop shims.
+
+:class:`Session` writes a settings file (the profile's settings plus the
+boot overrides ``PISTI_START``, ``PISTI_SEED``, ...), installs the shims
+(``tools.shims.install``), puts the repo root and ``lib/`` on ``sys.path``
+as CircuitPython does (``/`` then ``/lib``) and runs ``code.py`` as
+``__main__``. The firmware loops ``app.tick(); time.sleep(0.01)`` forever;
+the session wraps ``time.sleep`` so that after every sleep of the device
+thread a *front end* (headless key script, terminal, window) gets a turn:
+it presses buttons, draws, and ends the run by raising :class:`SimDone`
+from inside that sleep (a BaseException, so ``except Exception`` in device
+code does not swallow it).
+
+The session also counts frames (``rig.oled.on_frame``), records them for a
+GIF, seats outside bots (``--bot``) and builds the ``--status`` line.
+"""
+
+import collections
+import json
+import os
+import random
+import runpy
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from pathlib import Path
+
+from tools import shims
+from tools.shims import BOARDS_DIR, ROOT
+
+#: Settle defaults for key scripts (virtual milliseconds).
+HOLD_MS = 60
+IDLE_MS = 1200
+WAIT_MS = 8000
+#: Quiet needed after the last frame when the firmware says it is idle.
+SETTLE_MS = 250
+#: Status fields every firmware status() must have (the --status contract).
+STATUS_FIELDS = ("screen", "game", "players", "hand", "ply", "totals")
+
+
+class SimDone(BaseException):
+    """Raised inside the device's time.sleep: the run is over (not an error)."""
+
+
+class SimQuit(SimDone):
+    """The person at the terminal or window quit."""
+
+
+class SimLimit(SimDone):
+    """The virtual-time limit (--max-ms) was reached before the script ended."""
+
+
+class Console:
+    """``sys.stdout`` for device code: the serial console.
+
+    Lines go to ``echo`` (a stream, or None) and the last few are kept for
+    front ends that show them.
+    """
+
+    def __init__(self, echo=None, keep=20):
+        self.echo = echo
+        self.lines = collections.deque(maxlen=keep)
+        self._partial = ""
+        self.serial = 0  # bumps whenever a line completes
+
+    def write(self, text):
+        """Take device output."""
+        if self.echo is not None:
+            self.echo.write(text)
+        text = self._partial + text
+        *done, self._partial = text.split("\n")
+        for line in done:
+            self.lines.append(line)
+            self.serial += 1
+        return len(text)
+
+    def flush(self):
+        """Flush the echo stream."""
+        if self.echo is not None:
+            self.echo.flush()
+
+    def isatty(self):
+        """Device output is never a terminal."""
+        return False
+
+    @property
+    def last(self):
+        """The last complete line, or ''."""
+        return self.lines[-1] if self.lines else ""
+
+
+def settings_text(profile, overrides):
+    """The profile's settings.toml with ``overrides`` ({KEY: str|int}) first.
+
+    CircuitPython's getenv takes the first occurrence of a key, so the
+    overrides go on top.
+    """
+    lines = ["# Written by tools/sim.py: boot overrides, then the %s profile." % profile]
+    for key in sorted(overrides):
+        value = overrides[key]
+        if isinstance(value, bool):
+            value = int(value)
+        if isinstance(value, int):
+            lines.append("%s = %d" % (key, value))
+        else:
+            lines.append("%s = %s" % (key, json.dumps(str(value), ensure_ascii=True)))
+    profile_text = (BOARDS_DIR / ("%s.toml" % profile)).read_text(encoding="utf-8")
+    return "\n".join(lines) + "\n" + profile_text
+
+
+def json_default(value):
+    """JSON for what status() may hold besides plain types."""
+    if isinstance(value, (bytes, bytearray)):
+        return list(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return list(value)
+    return str(value)
+
+
+def status_line(status):
+    """One JSON line (sorted keys) for ``--status``."""
+    return json.dumps(status, sort_keys=True, ensure_ascii=False, default=json_default)
+
+
+# pylint: disable=too-many-instance-attributes
+class Session:
+    """A simulated device running ``code.py``; use as a context manager.
+
+    ::
+
+        with Session(profile="pico", overrides={"PISTI_START": "pisti:2:usta"}) as s:
+            outcome = s.boot(frontend)      # runs until the front end ends it
+            s.rig.oled.save_png("out.png")
+            print(s.status())
+    """
+
+    # pylint: disable=too-many-arguments
+    def __init__(self, *, profile="pico", code=None, overrides=None, nvm_path=None, realtime=False,
+                 getenv_style="int", max_ms=None, record=False, bots=None, console=None, log=None):
+        self.profile = profile
+        self.code = Path(code) if code else ROOT / "code.py"
+        self.code_dir = self.code.resolve().parent
+        self.overrides = dict(overrides or {})
+        self.nvm_path = nvm_path
+        self.realtime = realtime
+        self.getenv_style = getenv_style
+        self.max_ms = max_ms
+        self.record = record
+        self.bot_commands = dict(bots or {})
+        self.console = console if console is not None else Console(echo=sys.stderr)
+        self.log = log if log is not None else sys.stderr
+        self.rig = None
+        self.frontend = None
+        self.frames = []  # (virtual ms, Pillow "L" image at scale 1) when recording
+        self.frame_serial = 0
+        self.last_frame_ms = 0
+        self.error = None  # traceback text when device code crashed
+        self.exception = None  # the exception itself
+        self.outcome = None
+        self.outside = {}  # seat -> ExternalBot
+        self._warned = set()
+        self._tmp = None
+        self._aside = {}
+        self._saved = None
+        self._inner_sleep = None
+        self._device_files = {}
+
+    # -- set up and tear down ---------------------------------------------------
+    def __enter__(self):
+        self._tmp = tempfile.mkdtemp(prefix="pisti-sim-")
+        settings_path = os.path.join(self._tmp, "settings.toml")
+        with open(settings_path, "w", encoding="utf-8") as handle:
+            handle.write(settings_text(self.profile, self.overrides))
+        try:
+            self.rig = shims.install(self.profile, settings_path=settings_path, nvm_path=self.nvm_path,
+                                     realtime=self.realtime, getenv_style=self.getenv_style)
+        except BaseException:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            raise
+        self.rig.oled.on_frame = self._on_frame
+        # A fresh boot: device modules imported before (by a test, or an
+        # earlier session) are put aside and come back at close().
+        self._aside = {name: module for name, module in sys.modules.items() if self._is_device(name, module)}
+        for name in self._aside:
+            del sys.modules[name]
+        self._saved = (list(sys.path), set(sys.modules), os.getcwd(), time.sleep, sys.stdout)
+        self._random_state = random.getstate()  # the firmware seeds the global random (PISTI_SEED)
+        self._inner_sleep = time.sleep
+        time.sleep = self._sleep
+        lib = str(self.code_dir / "lib")
+        for entry in (lib, str(self.code_dir)):  # device order: "/" then "/lib"
+            if entry in sys.path:
+                sys.path.remove(entry)
+            sys.path.insert(0, entry)
+        return self
+
+    def __exit__(self, exc_type, exc_value, tb):
+        self.close()
+
+    def close(self):
+        """Undo the hooks, stop outside bots, close the rig, forget device modules."""
+        if self._saved is not None:
+            path, modules, cwd, sleep, stdout = self._saved
+            self._saved = None
+            time.sleep = sleep
+            sys.stdout = stdout
+            os.chdir(cwd)
+            sys.path[:] = path
+            for name in sorted(set(sys.modules) - modules):
+                if self._is_device(name, sys.modules.get(name)):
+                    del sys.modules[name]
+            sys.modules.update(self._aside)
+            self._aside = {}
+            random.setstate(self._random_state)
+        for bot in self.outside.values():
+            try:
+                bot.close()
+            except Exception:  # pylint: disable=broad-except
+                pass
+        self.outside.clear()
+        if self.rig is not None:
+            self.rig.oled.on_frame = None
+            self.rig.close()
+        if self._tmp:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    def _is_device(self, name, module):
+        """Whether ``module`` is device-side code from lib/ (pisti_app and friends)."""
+        if name == "pisti_app" or name.startswith("pisti_app."):
+            return True
+        where = getattr(module, "__file__", None) or ""
+        return where.startswith(str(self.code_dir / "lib") + os.sep)
+
+    # -- running ---------------------------------------------------------------
+    def boot(self, frontend):
+        """Run code.py until ``frontend`` ends the run; return the outcome.
+
+        The outcome is the SimDone raised (SimQuit, SimLimit, ...), the string
+        ``"returned"`` when code.py ended by itself, or ``"crashed"`` (the
+        traceback is in :attr:`error`).
+        """
+        if not self.code.is_file():
+            raise FileNotFoundError("%s not found: the firmware is missing" % self.code)
+        self.frontend = frontend
+        frontend.start(self)
+        try:
+            os.chdir(self.code_dir)  # the CIRCUITPY root is the device's current folder
+            self._hook_firmware()
+            sys.stdout = self.console
+            try:
+                runpy.run_path(str(self.code), run_name="__main__")
+                self.outcome = "returned"
+            except SimDone as done:
+                self.outcome = done
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as exc:  # pylint: disable=broad-except
+                self.exception = exc
+                self.error = traceback.format_exc()
+                self.outcome = "crashed"
+        finally:
+            sys.stdout = self._saved[4] if self._saved else sys.__stdout__
+            frontend.stop(self)
+        return self.outcome
+
+    def _from_device(self, filename):
+        """Whether code in ``filename`` is the firmware (code.py, lib/, pisti_core/)."""
+        known = self._device_files.get(filename)
+        if known is None:
+            root = str(self.code_dir) + os.sep
+            known = filename.startswith(root) and not filename.startswith(
+                (root + "tools" + os.sep, root + "tests" + os.sep))
+            self._device_files[filename] = known
+        return known
+
+    def _sleep(self, seconds):
+        """time.sleep while the session runs: the front end's turn after each
+        sleep of the firmware (other sleeps in the device thread, such as
+        subprocess waiting for an outside bot, just pass)."""
+        rig = self.rig
+        if (rig is None or self.frontend is None or threading.get_ident() != rig.device_thread
+                or not self._from_device(sys._getframe(1).f_code.co_filename)):  # pylint: disable=protected-access
+            return self._inner_sleep(seconds)
+        self.frontend.sleep(self, seconds)
+        now = rig.clock.now_ms
+        if self.max_ms is not None and now >= self.max_ms:
+            raise SimLimit("stopped at --max-ms %d ms" % self.max_ms)
+        self._seat_bots()
+        self.frontend.update(self, now)
+        return None
+
+    def wait(self, seconds):
+        """The sleep underneath: virtual time, or a real sleep in real-time mode."""
+        self._inner_sleep(seconds)
+
+    # -- frames ----------------------------------------------------------------
+    def _on_frame(self, oled):
+        self.frame_serial += 1
+        self.last_frame_ms = self.rig.clock.now_ms
+        if self.record:
+            self.frames.append((self.last_frame_ms, oled.to_image(scale=1)))
+
+    def rows(self):
+        """The panel as the viewer sees it: ``height`` lists of 0/1."""
+        return self.rig.oled.rows(lit=True)
+
+    def save_png(self, path, scale=4):
+        """The current frame as a PNG, ``scale`` times bigger."""
+        self.rig.oled.save_png(str(path), scale=scale)
+
+    def save_gif(self, path, scale=4, last_ms=500):
+        """Every recorded frame as an animated GIF with virtual-time durations.
+
+        Identical consecutive frames are merged; the last frame lasts until
+        the end of the run (at least ``last_ms``). Returns the frame count.
+        """
+        from PIL import Image  # pylint: disable=import-outside-toplevel
+
+        oled = self.rig.oled
+        end = self.rig.clock.now_ms
+        frames = list(self.frames) or [(end, oled.to_image(scale=1))]
+        images, durations, last = [], [], None
+        for index, (when, image) in enumerate(frames):
+            following = frames[index + 1][0] if index + 1 < len(frames) else end
+            length = max(0, following - when)
+            data = image.tobytes()
+            if data == last:
+                durations[-1] += length
+                continue
+            last = data
+            images.append(image)
+            durations.append(length)
+        durations = [max(20, d) for d in durations]
+        durations[-1] = max(durations[-1], last_ms)
+        size = (oled.width * scale, oled.height * scale)
+        big = [image.resize(size, Image.NEAREST).convert("P") for image in images]
+        big[0].save(str(path), format="GIF", save_all=True, append_images=big[1:], duration=durations,
+                    loop=0, optimize=False)
+        return len(big)
+
+    # -- the firmware ------------------------------------------------------------
+    @property
+    def app(self):
+        """``pisti_app.current`` (the running App), or None."""
+        module = sys.modules.get("pisti_app")
+        return getattr(module, "current", None)
+
+    def app_status(self):
+        """``app.status()``, or {} when there is no app yet."""
+        app = self.app
+        if app is None or not hasattr(app, "status"):
+            return {}
+        return app.status()
+
+    def settled(self, quiet_ms, idle_ms=IDLE_MS):
+        """Whether the app waits for a key, ``quiet_ms`` after the last frame.
+
+        With the firmware's ``app.idle()`` ("nothing happens until a key is
+        pressed") that, plus :data:`SETTLE_MS` of quiet, decides: a clock or
+        a blinking prompt on screen does not hold the script up. Without it,
+        ``idle_ms`` of quiet and :meth:`busy` decide.
+        """
+        app = self.app
+        idle = getattr(app, "idle", None)
+        if callable(idle):
+            return quiet_ms >= SETTLE_MS and bool(idle())
+        return quiet_ms >= idle_ms and not self.busy()
+
+    def busy(self):
+        """Without ``app.idle()``: whether bots are still to move.
+
+        On the table screen a play being held on screen (``holding``), a
+        toast, or a seat with a bot (``app.bots[turn]``) to move counts as busy.
+        """
+        app = self.app
+        if app is None:
+            return False
+        try:
+            status = app.status()
+        except Exception:  # pylint: disable=broad-except
+            return False
+        if status.get("screen") != "table" or status.get("over"):
+            return False
+        if status.get("holding") or status.get("toast"):
+            return True
+        turn = status.get("turn")
+        bots = getattr(app, "bots", None)
+        if not isinstance(turn, int) or bots is None:
+            return False
+        try:
+            return bots[turn] is not None
+        except (IndexError, KeyError, TypeError):
+            return False
+
+    def status(self):
+        """``app.status()`` plus the emulator's ``frames`` and ``i2c_bytes`` and ``ms``."""
+        out = {}
+        try:
+            out.update(self.app_status())
+        except Exception as exc:  # pylint: disable=broad-except
+            out["error"] = "status() failed: %s: %s" % (type(exc).__name__, exc)
+        if self.app is None:
+            out.setdefault("error", "the firmware did not start an app (pisti_app.current is None)")
+        for key in STATUS_FIELDS:
+            out.setdefault(key, None)
+        oled = self.rig.oled
+        out["frames"] = oled.frames
+        out["i2c_bytes"] = oled.bytes_total
+        out["ms"] = self.rig.clock.now_ms
+        return out
+
+    # -- outside bots ------------------------------------------------------------
+    def _warn_once(self, text):
+        if text not in self._warned:
+            self._warned.add(text)
+            self.log.write("sim: %s\n" % text)
+            self.log.flush()
+
+    def _hook_firmware(self):
+        """Seat outside bots before the first tick and on every new game.
+
+        ``pisti_app.run()`` calls the module's ``boot()``; wrapping it gives
+        the App before its first tick (a bot may move on that tick). The
+        App's ``_make_bots`` (called for every new or continued game) is
+        wrapped the same way. The after-sleep check in :meth:`_sleep` stays
+        as a fallback for firmware without these names.
+        """
+        if not self.bot_commands:
+            return
+        try:
+            module = __import__("pisti_app")
+        except ImportError:
+            return
+        boot = getattr(module, "boot", None)
+        if not callable(boot):
+            return
+
+        def boot_and_seat(*args, **kwargs):
+            app = boot(*args, **kwargs)
+            make = getattr(app, "_make_bots", None)
+            if callable(make):
+                def make_bots(*a, **k):
+                    result = make(*a, **k)
+                    self._seat_bots()
+                    return result
+
+                app._make_bots = make_bots  # pylint: disable=protected-access
+            self._seat_bots(app)
+            return app
+
+        module.boot = boot_and_seat
+
+    def _seat_bots(self, app=None):
+        """Put the --bot programs in their seats whenever the app has bots."""
+        if not self.bot_commands:
+            return
+        app = app if app is not None else self.app
+        bots = getattr(app, "bots", None)
+        if not bots:
+            return
+        status = None
+        for seat in sorted(self.bot_commands):
+            bot = self.outside.get(seat)
+            try:
+                current = bots[seat]
+            except (IndexError, KeyError):
+                current = None
+            if current is not None and current is bot:
+                continue
+            if status is None:
+                status = app.status()
+            players = status.get("players")
+            if players is None:
+                continue  # no game on
+            if seat >= players:
+                self._warn_once("--bot %d: a %d-player game has no seat %d" % (seat, players, seat))
+                continue
+            if current is None and seat != 0:
+                continue
+            if bot is None:
+                from tools.botproto import ExternalBot  # pylint: disable=import-outside-toplevel
+
+                bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], status.get("game"), seat=seat)
+            bots[seat] = bot
+            self._warn_once("seat %d is played by %s" % (seat, self.bot_commands[seat]))
