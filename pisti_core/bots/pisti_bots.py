@@ -32,8 +32,11 @@ none of its top rank, nor a Jack if the pile was worth one) and plays the
 last two-player deal exactly (:mod:`pisti_core.bots.pisti_end`). ``kalfa``
 weighs plainer and reads nobody; ``acemi`` plays kalfa's card three times in
 four and a random card otherwise. The bots share one scratch area (they
-decide one at a time) and few names: this runs in a small heap.
+decide one at a time, not from several threads) and integer arithmetic:
+this runs in a small heap.
 """
+
+from pisti_core.pisti import PTS  # P-12 card points by card id
 
 try:
     from micropython import const
@@ -45,8 +48,6 @@ except ImportError:  # CPython
 
 _JACK = const(10)
 _LAST = const(47)  # the hand's last ply: no pişti there (P-9)
-
-from pisti_core.pisti import PTS  # P-12 card points by card id
 
 # Weights, in 1/1024 points or 1/1024 chances (integers: nothing to
 # allocate on the device); usta's, then kalfa's (acemi's too).
@@ -101,9 +102,14 @@ def _scan(obs, w, read):
     for i in range(65):
         b[i] = 0
         f[i] = 1024
-    for x in (obs.hand, obs.played, obs.revealed, obs.hidden_cards):
-        for c in x:
-            b[c] = 1
+    for c in obs.hand:
+        b[c] = 1
+    for c in obs.played:
+        b[c] = 1
+    for c in obs.revealed:
+        b[c] = 1
+    for c in obs.hidden_cards:
+        b[c] = 1
     b[obs.bottom] = 1
     u = 0
     v = 0
@@ -249,13 +255,14 @@ class Bot:
 
     def choose(self, obs):
         """The card to play."""
-        hand = obs.legal()
         lv = self.level
         rng = self.rng
         if lv == 1:
             return greedy(obs)
         if lv == 0 or (lv == 2 and rng.randrange(4) == 0):  # acemi's slip
+            hand = obs.legal()
             return hand[rng.randrange(len(hand))]
+        hand = obs.hand  # in hand order; ties go to the lowest card id
         if len(hand) == 1:
             return hand[0]
         w = self.w
@@ -274,7 +281,7 @@ class Bot:
                 continue  # not among the solver's best: the rest breaks ties
             c = hand[i]
             v = _value(obs, c, hand, w)
-            if best < 0 or v > bv:
+            if best < 0 or v > bv or (v == bv and c < best):
                 best = c
                 bv = v
         return best

@@ -11,7 +11,16 @@ be made from them (a random sample when there are too many to search), an
 alpha-beta search over ranks and points (suits matter only through P-12
 points) gives each of our cards its exact value; :func:`solve` returns which
 cards have the best total.
+
+On MicroPython the search's frames live on the heap, so the heap is
+collected just before searching: the frames then sit in one tidy run
+instead of splintering the free space.
 """
+
+import gc
+
+from pisti_core.bots.pisti_bots import _B, _F
+from pisti_core.pisti import PTS
 
 try:
     from micropython import const
@@ -19,11 +28,6 @@ except ImportError:  # CPython
 
     def const(x):
         return x
-
-import gc
-
-from pisti_core.bots.pisti_bots import _B, _F
-from pisti_core.pisti import PTS
 
 _JACK = const(10)
 _LAST = const(47)
@@ -90,7 +94,7 @@ def _search(a, b, turn, t, m, v, lc, dc, ply, alpha, beta, only=-1):
 
 
 def solve(obs, rng, budget):
-    """For each card of ``obs.legal()``, whether it is among the best in the
+    """For each card of ``obs.hand``, whether it is among the best in the
     last two-player deal (a list of bools), or None when out of reach.
     Needs ``pisti_bots``' scratch filled for ``obs``; samples with ``rng``."""
     pool = [c for c in range(52) if not _B[c]]  # what the seat has not seen
@@ -98,9 +102,9 @@ def solve(obs, rng, budget):
     sure = obs.bottom if _F[71] >= 0 else -1  # P-5: the dealer holds it
     theirs = [sure] * obs.hand_counts[1 - obs.seat]
     h = len(theirs) - (sure >= 0)
-    mine = obs.legal()
+    mine = list(obs.hand)
     k = len(mine)
-    if h < 0 or h > n or n > 10 or k + len(theirs) > 6:
+    if h < 0 or h > n or n > 10:
         return None
     # The opponent's possible hands as bit masks over the pool; a random
     # sample of them when searching all would cost more than the budget.
