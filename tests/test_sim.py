@@ -452,3 +452,42 @@ def test_golden_screenshots(tmp_path, name):
         diff = sum(1 for a, b in zip(got.tobytes(), want.tobytes()) if a != b) // 16
         pytest.fail("%s differs from %s in %d OLED pixels (new picture: %s); if the change is "
                     "meant, regenerate with PISTI_UPDATE_GOLDEN=1" % (name, golden, diff, shot))
+
+
+def test_T1_T4_rated_game_saved_to_nvm_resumes_after_a_restart(tmp_path):
+    """--rated and --nvm: a rated game is saved as it goes; switching off and on
+    (a new run on the same nvm file) continues the same hand at the same point
+    (T-4: losing power is not leaving; T-6)."""
+    nvm = str(tmp_path / "nvm.bin")
+    code, out, err = run_sim("--headless", "--start", "pisti:2:usta", "--rated", "--seed", "5",
+                             "--nvm", nvm, "--keys", "A*6", "--status")
+    assert code == 0, err
+    first = status_of(out)
+    assert first["rated"] is True and first["screen"] == "table" and first["ply"] > 0
+    assert first["nvm"]["state"] == "ok" and isinstance(first["nvm"]["erases"], int)
+    assert first["rankings"] == {}
+    code, out, err = run_sim("--headless", "--nvm", nvm, "--seed", "9", "--keys", "A,A", "--status")
+    assert code == 0, err
+    again = status_of(out)
+    assert again["screen"] == "table" and again["rated"] is True
+    for key in ("ply", "your_hand", "pile", "totals", "hand"):
+        assert again[key] == first[key], key
+
+
+def test_power_cut_after_bytes_ends_the_run_and_the_next_boot_recovers(tmp_path):
+    nvm = str(tmp_path / "nvm.bin")
+    code, out, err = run_sim("--headless", "--start", "pisti:2:usta", "--rated", "--seed", "5",
+                             "--nvm", nvm, "--keys", "A*6", "--power-cut-after-bytes", "40", "--status")
+    assert code == 0 and "power cut after 40 bytes" in err
+    assert status_of(out)["power_cut"] is True
+    code, out, err = run_sim("--headless", "--nvm", nvm, "--keys", "", "--status")
+    assert code == 0, err
+    st = status_of(out)
+    assert st["power_cut"] is False and st["nvm"]["state"] in ("ok", "recovered")
+    assert st["screen"] in ("splash", "menu")
+
+
+def test_rated_needs_start_and_cut_must_not_be_negative():
+    for args in (["--headless", "--rated"], ["--headless", "--power-cut-after-bytes", "-1"]):
+        code, out, err = run_sim(*args)
+        assert code == 2 and err.count("\n") == 1

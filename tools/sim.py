@@ -79,6 +79,9 @@ def build_parser():
     p.add_argument("--bot", action="append", default=[], metavar="SEAT=PROGRAM",
                    help="an outside bot (JSON Lines, tools/BOTS.md) plays SEAT")
     p.add_argument("--nvm", metavar="PATH", help="file behind microcontroller.nvm (kept across runs)")
+    p.add_argument("--rated", action="store_true", help="with --start: a rated game (T-1, PISTI_RATED)")
+    p.add_argument("--power-cut-after-bytes", type=int, metavar="N", dest="power_cut",
+                   help="end the run as a power loss would after N bytes written to nvm")
     p.add_argument("--getenv-style", default="int", choices=("int", "str"), help="CircuitPython os.getenv flavour")
     p.add_argument("--long-ms", type=int, default=LONG_MS, metavar="MS", help="terminal long press (%(default)s)")
     p.add_argument("--cells", default="auto", choices=("auto", "half", "braille"), help="terminal drawing")
@@ -118,6 +121,12 @@ def parse_args(argv):
         opts.players = players
     else:
         opts.players = None
+    if opts.rated:
+        if not opts.start:
+            raise UsageError("--rated needs --start (a rated game begins there)")
+        overrides["PISTI_RATED"] = 1
+    if opts.power_cut is not None and opts.power_cut < 0:
+        raise UsageError("--power-cut-after-bytes must be 0 or more, got %d" % opts.power_cut)
     if opts.seed is not None:
         if not 0 <= opts.seed < 2**30:
             raise UsageError("--seed must be 0 .. 2**30-1, got %d" % opts.seed)
@@ -178,6 +187,10 @@ def _report_outcome(session, frontend, opts, err):
     """One line about how the run ended; returns the exit status."""
     outcome = session.outcome
     driver = getattr(frontend, "driver", None)
+    if outcome == "power_cut":
+        err.write("sim: power cut after %d bytes written to nvm (run again with the same --nvm "
+                  "to switch on)\n" % opts.power_cut)
+        return 0
     if outcome == "crashed":
         exc = session.exception
         if type(exc).__name__ == "BotFailure":
@@ -213,7 +226,8 @@ def run(opts, out=None, err=None):
     realtime = not opts.headless and opts.keys is None
     session = Session(profile=opts.profile, code=opts.code, overrides=opts.overrides, nvm_path=opts.nvm,
                       realtime=realtime, getenv_style=opts.getenv_style, max_ms=opts.max_ms,
-                      record=bool(opts.record), bots=opts.bots, console=console, log=log)
+                      record=bool(opts.record), bots=opts.bots, console=console, log=log,
+                      power_cut=opts.power_cut)
     with session:
         try:
             session.boot(frontend)

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from tools import shims
 from tools.shims import BOARDS_DIR, ROOT
+from tools.shims.nvm import PowerCut
 
 #: Settle defaults for key scripts (virtual milliseconds).
 HOLD_MS = 60
@@ -40,7 +41,7 @@ WAIT_MS = 8000
 #: Quiet needed after the last frame when the firmware says it is idle.
 SETTLE_MS = 250
 #: Status fields every firmware status() must have (the --status contract).
-STATUS_FIELDS = ("screen", "game", "players", "hand", "ply", "totals")
+STATUS_FIELDS = ("screen", "game", "players", "hand", "ply", "totals", "rated", "rankings", "nvm")
 
 
 class SimDone(BaseException):
@@ -143,7 +144,8 @@ class Session:
 
     # pylint: disable=too-many-arguments
     def __init__(self, *, profile="pico", code=None, overrides=None, nvm_path=None, realtime=False,
-                 getenv_style="int", max_ms=None, record=False, bots=None, console=None, log=None):
+                 getenv_style="int", max_ms=None, record=False, bots=None, console=None, log=None,
+                 power_cut=None):
         self.profile = profile
         self.code = Path(code) if code else ROOT / "code.py"
         self.code_dir = self.code.resolve().parent
@@ -154,6 +156,7 @@ class Session:
         self.max_ms = max_ms
         self.record = record
         self.bot_commands = dict(bots or {})
+        self.power_cut = power_cut  # cut the power after this many nvm bytes (cut points)
         self.console = console if console is not None else Console(echo=sys.stderr)
         self.log = log if log is not None else sys.stderr
         self.rig = None
@@ -185,6 +188,8 @@ class Session:
             shutil.rmtree(self._tmp, ignore_errors=True)
             raise
         self.rig.oled.on_frame = self._on_frame
+        if self.power_cut is not None:
+            self.rig.nvm.cut_after_bytes = self.power_cut
         # A fresh boot: device modules imported before (by a test, or an
         # earlier session) are put aside and come back at close().
         self._aside = {name: module for name, module in sys.modules.items() if self._is_device(name, module)}
@@ -262,6 +267,8 @@ class Session:
                 self.outcome = done
             except (KeyboardInterrupt, SystemExit):
                 raise
+            except PowerCut:
+                self.outcome = "power_cut"  # as a pulled cable: the run just stops
             except BaseException as exc:  # pylint: disable=broad-except
                 self.exception = exc
                 self.error = traceback.format_exc()
@@ -412,6 +419,9 @@ class Session:
         for key in STATUS_FIELDS:
             out.setdefault(key, None)
         oled = self.rig.oled
+        if out.get("nvm") is None:  # no app to ask: what the flash itself says
+            out["nvm"] = {"erases": getattr(self.rig.nvm, "erases", None), "state": None}
+        out["power_cut"] = self.outcome == "power_cut"
         out["frames"] = oled.frames
         out["i2c_bytes"] = oled.bytes_total
         out["ms"] = self.rig.clock.now_ms
