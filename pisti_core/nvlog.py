@@ -52,7 +52,9 @@ every byte at once and ``nvm`` has no second sector for a copy.
 by a compaction, a few more erases (and ranking exposures).
 
 RAM: one 4 KB copy of the nvm while loading, one 4 KB image while
-compacting (never both); payloads are small ``bytes``.
+compacting (never both); payloads are small ``bytes``. With ``buf`` (a
+bytearray as long as the nvm, allocated once at start) both use it
+instead, so a compaction never needs 4 KB of contiguous heap mid-game.
 """
 
 try:
@@ -164,7 +166,8 @@ class Store:
     Call :meth:`load` once, then read the state and save with the put and
     game methods; each save is in the nvm when the method returns. Payloads
     are opaque bytes (the app encodes them), at most 254 bytes a call. The
-    store owns the whole nvm: nothing else may write it.
+    store owns the whole nvm: nothing else may write it. ``buf``: an
+    optional bytearray of the nvm's length for loading and compacting.
 
     State: ``settings``, ``ranking``, ``game_header`` (bytes or None) and
     ``game_actions`` (a bytearray of every action byte of the game in
@@ -178,12 +181,15 @@ class Store:
     offsets of the last image written.
     """
 
-    def __init__(self, nvm, reserve=0):
+    def __init__(self, nvm, reserve=0, buf=None):
         self._nvm = nvm
         self.reserve = reserve
         self._size = len(nvm)
         if not 64 <= self._size <= 16384:
             raise ValueError("nvm of %d bytes: the save log needs 64 to 16384" % self._size)
+        if buf is not None and len(buf) != self._size:
+            raise ValueError("buf of %d bytes: it must be as long as the nvm (%d)" % (len(buf), self._size))
+        self._buf = buf
         self._free = None  # None until load(): where the next record goes
         self.erases_caused = 0
         self.compactions = 0
@@ -213,7 +219,13 @@ class Store:
         """Read the nvm; returns 'ok', 'recovered' or 'reset' (also ``status``)."""
         self._clear()
         size = self._size
-        img = self._nvm[0:size]
+        img = self._buf
+        if img is None:
+            img = self._nvm[0:size]
+        else:  # read in small pieces into the buffer: no 4 KB temporary
+            for a in range(0, size, 256):
+                b = a + 256 if a + 256 < size else size
+                img[a:b] = self._nvm[a:b]
         if img[0:4] != _MAGIC:
             self._free = 0
             if _all_ff(img, 0, size):
@@ -395,7 +407,7 @@ class Store:
             need += record_size(gn)
         if need > size:
             raise ValueError("saves need %d bytes, nvm has %d: nothing written" % (need, size))
-        img = bytearray(size)
+        img = bytearray(size) if self._buf is None else self._buf
         img[0:4] = _MAGIC
         p = 4
         if r is not None:  # the most precious first: the shortest exposure

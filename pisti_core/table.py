@@ -61,18 +61,30 @@ def match_outcome(game, players, totals, seat):
     return 0, DRAWN
 
 
-def leave_outcome(game, players, totals, hands_done, seat):
-    """T-4: what leaving a rated match costs ``seat``: ``None`` (nothing is
-    recorded) or ``(-1, 'lost')``. ``totals`` are those of the completed hands."""
-    if hands_done == 0:  # the first hand (or a one-hand game): a loss
-        return -1, LOST
+def leave_branch(game, players, totals, hands_done, seat):
+    """T-4: which case leaving a rated match now is, as a short key:
+    'first_hand', 'alone_first', 'not_first' (each for themselves) or
+    'team_ahead', 'team_level', 'team_behind' (Pişti partnerships)."""
+    if hands_done == 0:  # the first hand (or a one-hand game)
+        return "first_hand"
     key = _places(game, totals)
     me = seat & 1 if game == "pisti" else seat
     best = min(key)
-    if key[me] == best and key.count(best) == 1:
-        # Alone in first place; in a partnership: the team ahead.
+    if game == "pisti" and players == 4:
+        if key[0] == key[1]:
+            return "team_level"
+        return "team_ahead" if key[me] == best else "team_behind"
+    return "alone_first" if key[me] == best and key.count(best) == 1 else "not_first"
+
+
+def leave_outcome(game, players, totals, hands_done, seat):
+    """T-4: what leaving a rated match costs ``seat``: ``None`` (nothing is
+    recorded) or ``(-1, 'lost')``. ``totals`` are those of the completed hands."""
+    if leave_branch(game, players, totals, hands_done, seat) in ("alone_first", "team_ahead"):
+        # Alone in first place; in a partnership the team ahead (the partner
+        # would get +1, the player nothing).
         return None
-    return -1, LOST  # otherwise, and a level or trailing partnership
+    return -1, LOST  # the first hand, not alone first, a level or trailing team
 
 
 def leave_text(outcome):
@@ -81,10 +93,16 @@ def leave_text(outcome):
 
 
 class Ranking:
-    """Per ``(game, players, level)``: played, won, drawn, lost, points."""
+    """Per ``(game, players, level)``: played, won, drawn, lost, points.
+
+    ``stamp`` (0..65535) names the last rated game recorded, so that a
+    result saved just before a power cut is not counted twice when the game
+    it closed is found again at the next start (the app numbers its rated
+    games ``stamp + 1``)."""
 
     def __init__(self):
         self.rows = {}
+        self.stamp = 0
 
     @staticmethod
     def key(game, players, level):
@@ -113,7 +131,8 @@ class Ranking:
         return out
 
     def to_bytes(self):
-        """Packed: magic, count, then per row a key byte and five 16-bit values."""
+        """Packed: magic, count, per row a key byte and five 16-bit values,
+        then the 16-bit stamp."""
         out = bytearray([_MAGIC, 0])
         n = 0
         for mi in range(len(MODES)):
@@ -129,6 +148,8 @@ class Ranking:
                     out.append(v & 0xFF)
                 n += 1
         out[1] = n
+        out.append(self.stamp >> 8 & 0xFF)
+        out.append(self.stamp & 0xFF)
         return bytes(out)
 
     @classmethod
@@ -137,8 +158,10 @@ class Ranking:
         r = cls()
         if data is None or len(data) == 0:
             return r
-        if len(data) < 2 or data[0] != _MAGIC or len(data) != 2 + data[1] * 11:
+        if len(data) < 2 or data[0] != _MAGIC or len(data) not in (2 + data[1] * 11, 4 + data[1] * 11):
             raise ValueError("not a pisti ranking record")
+        if len(data) == 4 + data[1] * 11:  # with the stamp (without: an older record)
+            r.stamp = data[-2] << 8 | data[-1]
         for i in range(data[1]):
             b = 2 + i * 11
             k = data[b]

@@ -40,11 +40,15 @@ class StopRun(BaseException):
 
 
 class Device:
-    """The app on a simulated Pico: ``press()`` buttons, ``run()`` the loop."""
+    """The app on a simulated Pico: ``press()`` buttons, ``run()`` the loop.
+    ``nvm``: what ``microcontroller.nvm`` is (default: a blank bytearray; a
+    ``tools.shims.nvm.FlashNvm`` counts erases and can cut the power)."""
 
-    def __init__(self, tmp_path, profile="pico", **extra):
+    def __init__(self, tmp_path, profile="pico", nvm=None, **extra):
+        if nvm is None:
+            nvm = bytearray(b"\xff" * 4096)
         self.rig = shims.install(profile, settings_path=settings_file(tmp_path / "settings.toml", extra),
-                                 nvm=bytearray(b"\xff" * 4096))
+                                 nvm=nvm)
         try:
             import pisti_app  # pylint: disable=import-outside-toplevel
 
@@ -197,7 +201,8 @@ def test_a_key_skips_the_splash_and_menus_lead_to_a_new_game(device):
     d.shot("menu")
     d.press("A")  # New game
     st = d.status()
-    assert st["screen"] == "new_game" and st["menu"] == ["game", "players", "target", "level", "start"]
+    assert st["screen"] == "new_game" and st["menu"] == ["game", "players", "target", "level", "mode",
+                                                         "start"]
     d.press("DOWN")
     d.press("DOWN")
     d.press("RIGHT")  # target 151 -> 101
@@ -217,11 +222,11 @@ def test_new_game_menu_offers_the_player_counts_of_each_game(device):
     d.press("A")
     d.press("A")
     d.press("RIGHT")  # Pis Yedili
-    assert d.status()["menu"] == ["game", "players", "level", "start"]
+    assert d.status()["menu"] == ["game", "players", "level", "mode", "start"]
     d.press("DOWN")
     d.press("RIGHT")  # 3 players
     st = d.status()
-    assert st["menu"] == ["game", "players", "seat1", "seat2", "start"]
+    assert st["menu"] == ["game", "players", "seat1", "seat2", "mode", "start"]
     d.press("RIGHT")  # 4 players
     d.press("DOWN")
     d.press("LEFT")  # Bot 1: kalfa -> acemi
@@ -290,12 +295,12 @@ def test_refresh_only_when_something_changed(device):
 def test_held_direction_repeats_and_long_b_is_not_a_short_b(device):
     d = device()
     d.press("A")
-    d.press("A")  # New game: game, players, target, level, start
+    d.press("A")  # New game: game, players, target, level, mode, start
     d.rig.keys.press("DOWN")
     d.run(700)  # press + repeats after 400 ms, then every 120 ms
     d.rig.keys.release("DOWN")
     d.run(50)
-    assert d.status()["cursor"] == "start"  # 1 + 3 repeats = 4 rows down
+    assert d.status()["cursor"] == "mode"  # 1 + 3 repeats = 4 rows down
     d.long("B")  # a long B in a menu goes back once, like a short one
     assert d.status()["screen"] == "menu"
 

@@ -91,7 +91,7 @@ def test_a_whole_hand_by_buttons_to_the_breakdown(device):
 def test_a_whole_match_bot_against_bot_to_the_match_end(device):
     from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
 
-    d = device(PISTI_START="pisti:2:usta", PISTI_TARGET=101, PISTI_SEED=3, PISTI_DELAY=0)
+    d = device(PISTI_START="pisti:2:usta", PISTI_TARGET=101, PISTI_SEED=3, PISTI_DELAY=0, PISTI_RATED=1)
     # The outside-bot hook: anything with choose(obs) can take a seat.
     d.app.bots[0] = make_bot("pisti", "greedy", random.Random(5))
     hands = 0
@@ -118,7 +118,9 @@ def test_a_whole_match_bot_against_bot_to_the_match_end(device):
     assert d.status()["screen"] == "menu" and d.app.session is None
     d.menu_to("rankings")
     d.press("A")
-    assert "Pişti 2 Master: %+d (1)" % (1 if won else -1) in d.status()["lines"]
+    lines = d.status()["lines"]
+    assert lines[lines.index("Pişti 2 Master") + 1] == "1: %s  %+d" % (
+        "1W 0D 0L" if won else "0W 0D 1L", 1 if won else -1)
 
 
 def stacked_session(app):
@@ -195,7 +197,7 @@ def test_pause_leave_and_continue_restore_the_same_game(device):
     d.press("A")
     st = d.status()
     assert st["screen"] == "menu" and st["saved"] and st["menu"][0] == "continue"
-    assert d.app.saved == saved_bytes
+    assert d.app.kept.to_bytes() == saved_bytes
     d.press("A")  # Continue
     st = d.status()
     assert st["screen"] == "table"
@@ -207,38 +209,41 @@ def test_pause_leave_and_continue_restore_the_same_game(device):
 
 
 def test_session_bytes_round_trip_and_refuse_garbage():
+    """T-6: a session saves as the hand's header (deck, totals, hands done,
+    levels, rated and its number) plus the hand's actions, and replays to
+    the same point; anything else is refused."""
     from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
 
     rng = random.Random(8)
     below = lambda n: rng.randrange(n)  # noqa: E731
     for game, players in (("pisti", 2), ("pisti", 4), ("yedili", 3), ("yedili", 4)):
         s = GameSession.new(game, players, [None] + ["usta", "kalfa", "acemi"][:players - 1],
-                            None, below)
+                            None, below, rated=players != 3, number=517)
         for _ in range(3):  # up to two hands finished and one in progress
             h = s.hand
-            while not h.over and (len(s.match.history) < 2 or h.ply < 9):
+            while not h.over and (s.hands_done < (2 if game == "pisti" else 1) or h.ply < 9):
                 legal = h.legal()
                 h.apply(legal[rng.randrange(len(legal))])
             if not h.over:
                 break
             s.end_hand()
-            if s.over:
-                break
+            assert not s.over
         data = s.to_bytes()
+        assert data[0] == len(s.header()) <= 254  # one nvm record
         r = GameSession.from_bytes(data, below)
-        assert r.match.to_record() == s.match.to_record()
-        assert r.levels == s.levels and r.to_bytes() == data
-        assert r.over == s.over and (s.over or r.hand.legal() == s.hand.legal())
-        with pytest.raises(ValueError, match="cut short"):
-            GameSession.from_bytes(data[:-3] if len(data) > 120 else data[:20])
-        with pytest.raises(ValueError, match="extra bytes"):
-            GameSession.from_bytes(data + b"\x00")
+        assert (r.game, r.players, r.levels, r.rated, r.number) == (game, players, s.levels, players != 3, 517)
+        assert (r.hands_done, r.match.totals, r.match.first_dealer) == (s.hands_done, s.match.totals,
+                                                                        s.match.first_dealer)
+        assert (r.hand.dealer, r.hand.deck, r.hand.actions) == (s.hand.dealer, s.hand.deck, s.hand.actions)
+        assert r.to_bytes() == data and r.hand.legal() == s.hand.legal()
+        with pytest.raises(ValueError, match="header is"):
+            GameSession.from_bytes(bytes((data[0] - 3,)) + data[1:data[0] - 2])
+        with pytest.raises(ValueError):  # an action that is not legal there
+            GameSession.from_bytes(data + bytes((200,)))
     with pytest.raises(ValueError, match="not a saved pisti game"):
-        GameSession.from_bytes(b"XX" + data[2:])
-    bad = bytearray(data)
-    bad[-1] = 200  # an action that is not legal there
-    with pytest.raises(ValueError):
-        GameSession.from_bytes(bytes(bad))
+        GameSession.from_bytes(b"\x05XXXXX")
+    with pytest.raises(ValueError, match="not a saved pisti game"):
+        GameSession.from_bytes(b"")
 
 
 def test_cards_on_screen_read_as_cards(device):
@@ -275,17 +280,17 @@ def test_a_quiet_table_sends_nothing(device):
     assert d.status()["cursor"] == (st["cursor"] + 1) % len(st["your_hand"])
 
 
-def test_a_new_game_over_a_kept_one_counts_as_leaving(device):
-    d = device(PISTI_START="pisti:2:usta", PISTI_SEED=2, PISTI_DELAY=100)
+def test_T4_exit_from_a_rated_game_asks_then_counts_as_leaving(device):
+    d = device(PISTI_START="pisti:2:usta", PISTI_SEED=2, PISTI_DELAY=100, PISTI_RATED=1)
     st = wait_my_turn_or_end(d)
     play_card(d, choose(st))
     d.long("B")
     d.menu_to("leave")
     d.press("A")
-    assert d.status()["saved"]
-    d.press("DOWN")  # New game (Continue is first)
+    st = d.status()  # T-4: the confirmation names the cost (first hand: a loss)
+    assert st["screen"] == "confirm" and st["title"] == "Leave the rated game?"
+    assert "First hand: it counts as a loss (-1)." in st["message"]
     d.press("A")
-    d.menu_to("start")
-    d.press("A")  # T-4: starting a new game leaves the kept one, in its first hand a loss
-    assert d.status()["screen"] == "table" and not d.status()["saved"]
+    st = d.status()
+    assert st["screen"] == "menu" and not st["saved"] and "continue" not in st["menu"]
     assert d.app.rankings.get("pisti", 2, "usta") == [1, 0, 0, 1, -1]

@@ -23,7 +23,8 @@ WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("B
          "rank_points": ("Pis Yedili", -1), "hands_played": (99,), "why_pending": (12,),
          "why_named": ("\u2663", "\u2663"), "why_match": ("\u2663", "10"),
          "winner_is": ("Onlar",), "bot_n": (3,), "hand_n": (99,), "target_n": (151,),
-         "r_match": (151,), "r_out": ("Bot 3",), "draw_n": (12,)}
+         "r_match": (151,), "r_out": ("Bot 3",), "draw_n": (12,),
+         "rank_row": (999, 99, 99, 99, -99), "secs": (300,)}
 
 
 def placeholders(text):
@@ -68,7 +69,9 @@ def test_texts_fit_where_they_are_shown(lang):
     line = ("help_menu", "help_values", "help_pisti", "help_yedili", "help_action", "waiting",
             "hand_over", "not_your_turn", "took", "drew", "passed", "picked", "muamele_pick",
             "choose_suit", "hint_opening", "hint_pending", "hint_drawn", "hint_again",
-            "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title")
+            "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title",
+            "leave_q", "new_q", "time_up", "keys_leave", "keys_new", "keys_ok", "practice_end",
+            "nothing_to_undo", "nvm_reset", "nvm_recovered", "rank_head", "rank_row")
     for key in line:  # the message line and title bars: 25 small characters
         assert len(filled(s, key)) <= 25, (key, filled(s, key))
     for key in ("pisti_bang", "jack_pisti", "you_out"):  # a double-size toast line
@@ -79,10 +82,14 @@ def test_texts_fit_where_they_are_shown(lang):
         assert len(lines) <= 3 and max(len(x) for x in lines) <= 25, key
     rows = (("game", "yedili"), ("players", "start"), ("target", "start"), ("bot_level", "lv_kalfa"),
             ("bot_n", "lv_kalfa"), ("language", "language"), ("sound", "off"),
-            ("bot_speed", "sp_vfast"), ("leave", "start"), ("continue", "start"))
+            ("bot_speed", "sp_vfast"), ("leave", "start"), ("continue", "start"),
+            ("mode", "practice"), ("timer", "secs"), ("undo_opt", "off"))
     for label, value in rows:  # a menu row: 21 medium characters with the value's arrows
-        text = filled(s, label) + " " + ("Türkçe" if value == "language" else s[value]) + "\u25c0\u25b6"
+        shown = "Türkçe" if value == "language" else filled(s, value) if value == "secs" else s[value]
+        text = filled(s, label) + " " + shown + "\u25c0\u25b6"
         assert len(text) <= 21, text
+    for key in ("undo", "leave_table", "resume", "scores"):  # a menu row without a value
+        assert len(s[key]) <= 21, key
     for key in ("you_won", "winner_is", "shared_win", "match_over"):
         assert len(filled(s, key)) <= 21, key
     hand_end_title = (s["hand_n"] % 99) + ": " + (s["r_out"] % "Bot 3") + " \u00d73" + " " + s["ok_next"]
@@ -114,12 +121,12 @@ def test_switching_to_turkish_in_settings_puts_turkish_on_the_screen(device):
     d.menu_to("settings")
     d.press("A")
     st = d.status()
-    assert st["screen"] == "settings" and st["menu"] == ["lang", "sound", "speed"]
+    assert st["screen"] == "settings" and st["menu"] == ["lang", "sound", "speed", "timer", "undo"]
     d.press("RIGHT")  # English -> Türkçe, at once
     st = d.status()
     assert st["lang"] == "tr" and st["title"] == "Ayarlar"
     labels = [lbl.text for lbl in d.app.screen.left]
-    assert labels == ["Dil", "Ses", "Hız", ""]
+    assert labels == ["Dil", "Ses", "Hız", "Hamle süresi"]
     assert region_matches_text(oled, "Ses", 3, 22)
     assert region_matches_text(oled, "Hız", 3, 33)
     d.shot("settings_tr")
@@ -153,3 +160,18 @@ def test_a_turkish_game_from_settings_toml(device):
     st = d.status()
     assert st["screen"] == "table" and st["lang"] == "en"
     assert d.app.screen.score_r.text == "Hand 1"
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_leaving_confirmations_fit_their_screen(lang):
+    """T-4: every 'what it costs' question or notice wraps into the five
+    lines of the confirmation screen, its title into the title bar."""
+    from pisti_app.info import wrap  # pylint: disable=import-outside-toplevel
+
+    s = TABLES[lang]
+    for head in ("exit_leaves", "new_leaves", "time_left"):
+        for cost in [k for k in s if k.startswith("cost_")]:
+            lines = wrap(s[head] + "\n" + s[cost])
+            assert len(lines) <= 5 and max(len(x) for x in lines) <= 25, (head, cost, lines)
+    for key in ("leave_q", "new_q", "time_up"):
+        assert len(s[key]) <= 22, key  # room for the timer on the right of the bar

@@ -5,7 +5,8 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from pisti_core.table import (DRAWN, LOST, WON, Ranking, leave_outcome, match_outcome)
+from pisti_core.table import (DRAWN, LOST, WON, Ranking, leave_branch, leave_outcome, leave_text,
+                               match_outcome)
 
 
 def test_T2_two_players_win_draw_loss():
@@ -52,6 +53,38 @@ def test_T4_partnership_ahead_level_behind():
     assert leave_outcome("pisti", 4, [30, 70], 2, 0) == (-1, LOST)  # behind
 
 
+@pytest.mark.parametrize("game,players,totals,done,branch", [
+    ("pisti", 2, [0, 0], 0, "first_hand"),
+    ("yedili", 3, [0, 0, 0], 0, "first_hand"),
+    ("pisti", 2, [60, 40], 3, "alone_first"),
+    ("yedili", 4, [5, 40, 30, 50], 2, "alone_first"),
+    ("pisti", 2, [50, 50], 3, "not_first"),
+    ("yedili", 3, [10, 10, 30], 2, "not_first"),
+    ("yedili", 2, [70, 30], 1, "not_first"),
+    ("pisti", 4, [70, 30], 2, "team_ahead"),
+    ("pisti", 4, [50, 50], 2, "team_level"),
+    ("pisti", 4, [30, 70], 2, "team_behind"),
+    ("pisti", 4, [0, 0], 0, "first_hand"),
+])
+def test_T4_leave_branch_names_the_case_and_matches_the_outcome(game, players, totals, done, branch):
+    assert leave_branch(game, players, totals, done, 0) == branch
+    free = branch in ("alone_first", "team_ahead")
+    assert leave_outcome(game, players, totals, done, 0) == (None if free else (-1, LOST))
+    words = leave_text(leave_outcome(game, players, totals, done, 0))
+    assert words == ("not recorded" if free else "a loss (-1)")
+    if game == "pisti" and players == 4:  # the partner sees the same case
+        assert leave_branch(game, players, totals, done, 2) == branch
+
+
+def test_T2_ranking_stamp_names_the_last_recorded_game():
+    r = Ranking()
+    r.record("yedili", 3, "acemi", (1, WON))
+    r.stamp = 40000
+    again = Ranking.from_bytes(r.to_bytes())
+    assert again.stamp == 40000 and again.as_dict() == r.as_dict()
+    assert Ranking.from_bytes(r.to_bytes()[:-2]).stamp == 0  # a record from before the stamp
+
+
 def test_T1_T2_ranking_counts_and_packs():
     r = Ranking()
     r.record("pisti", 2, "usta", (1, WON))
@@ -74,7 +107,7 @@ def test_ranking_round_trip(results):
     for (g, p), lvl, out in results:
         r.record(g, p, lvl, out)
     assert Ranking.from_bytes(r.to_bytes()).as_dict() == r.as_dict()
-    assert len(r.to_bytes()) <= 2 + 15 * 11
+    assert len(r.to_bytes()) <= 2 + 15 * 11 + 2 <= 254
 
 
 @pytest.mark.parametrize("junk", [b"\x00", b"\xb7\x01\x00", b"\xb7\x01" + bytes([99]) + bytes(10),

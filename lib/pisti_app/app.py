@@ -10,13 +10,22 @@ outside program may replace one), the game session, sound, and a display
 refresh only when something changed. ``tick()`` is called about every
 10 ms by :func:`pisti_app.run`.
 
-Settings read at boot (``settings.toml`` / ``os.getenv``): ``PISTI_START``
-("pisti:2:usta", "yedili:4:kalfa", levels per bot seat as
-"yedili:4:usta,kalfa,acemi"): straight into a new game; ``PISTI_TARGET``
-(101 or 151 with PISTI_START); ``PISTI_LANG`` ("en" or "tr");
-``PISTI_SEED`` (an int: seeds ``random`` for bots and shuffles; otherwise
-deals come from ``os.urandom``, T-6); ``PISTI_DELAY`` (ms a play stays on
-screen, overriding the speed setting).
+Saves (:mod:`pisti_app.saves`) live in ``hw.nvm`` (``microcontroller.nvm``):
+settings, ranking and the game in progress, every action saved before its
+result is shown (T-6). A power cut is not leaving (T-4): at the next start
+Continue (or, with PISTI_START, the table itself) resumes the same hand at
+the same point. Rated games (T-1) have a move timer (:mod:`pisti_app.movetimer`)
+and are ranked (T-2); leaving one asks first and says what it costs (T-4).
+
+Settings read at boot (``settings.toml`` / ``os.getenv``) override the saved
+ones for this run: ``PISTI_START`` ("pisti:2:usta", "yedili:4:kalfa", levels
+per bot seat as "yedili:4:usta,kalfa,acemi"): straight into a new game,
+or back into the saved one; ``PISTI_TARGET`` (101 or 151 with PISTI_START);
+``PISTI_RATED`` (1: the PISTI_START game is rated; default 0, practice);
+``PISTI_TIMER`` (seconds a move in rated games, 30 to 300); ``PISTI_LANG``
+("en" or "tr"); ``PISTI_SEED`` (an int: seeds ``random`` for bots and
+shuffles; otherwise deals come from ``os.urandom``, T-6); ``PISTI_DELAY``
+(ms a play stays on screen, overriding the speed setting).
 """
 
 import gc
@@ -26,16 +35,12 @@ import random
 import supervisor
 
 from pisti_app import strings
+from pisti_app.games import GameFlow, seeded_below
 from pisti_app.keys import Input
 from pisti_app.sound import Sound
 from pisti_app.util import setting_int, setting_str
 
 _LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
-
-
-def seeded_below(n):
-    """A uniformly random int below ``n`` from the seeded ``random`` module."""
-    return random.randrange(n) if n > 1 else 0
 
 
 def parse_start(text):
@@ -63,7 +68,7 @@ def parse_start(text):
     return game, players, [None] + names
 
 
-class App:
+class App(GameFlow):
     """The console application on hardware ``hw`` (see :mod:`pisti_app.hw`)."""
 
     def __init__(self, hw):
@@ -76,16 +81,41 @@ class App:
         self.sound = Sound(hw.buzzer)
         self.bots = [None, None, None, None]
         self.session = None
-        self.saved = None  # bytes of a game left mid-way (GameSession.to_bytes)
-        from pisti_core.table import Ranking
-        self.rankings = Ranking()  # T-2, per game, players and bot level
+        self.kept = None  # a game left to Continue (GameSession), saved in nvm
         self.refreshes = 0
         self.dirty = True
         self.stack = []
         self._codes = []
-        lang = setting_str("PISTI_LANG", "en")
-        self.prefs = {"lang": lang, "sound": True, "speed": 1, "game": "pisti",
-                      "players": 2, "target": 151, "seats": ["kalfa", "kalfa", "kalfa"]}
+        start = setting_str("PISTI_START", None)  # bad settings fail before anything is written
+        if start is not None:
+            start = parse_start(start)
+            target = setting_int("PISTI_TARGET", None) if start[0] == "pisti" else None
+            if target not in (None, 101, 151):
+                raise ValueError("settings.toml: PISTI_TARGET must be 101 or 151 (P-2)")
+            rated = setting_int("PISTI_RATED", 0)
+            if rated not in (0, 1):
+                raise ValueError("settings.toml: PISTI_RATED must be 0 (practice) or 1 (rated)")
+        from pisti_app.saves import Saves, default_prefs
+        nvm = getattr(hw, "nvm", None)
+        if nvm is None:  # a board without nvm: saves last until power off
+            nvm = bytearray(4096)
+            ff = b"\xff" * 64
+            for i in range(0, 4096, 64):
+                nvm[i:i + 64] = ff
+        self.saves = Saves(nvm)  # T-6: a foreign or garbled nvm gives a clean start
+        self.prefs = default_prefs()
+        self.saves.read_prefs(self.prefs)
+        lang = setting_str("PISTI_LANG", None)
+        if lang is not None:
+            self.prefs["lang"] = lang
+        timer = setting_int("PISTI_TIMER", None)
+        if timer is not None:
+            from pisti_core.table import TIMER_MAX, TIMER_MIN
+            if not TIMER_MIN <= timer <= TIMER_MAX:
+                raise ValueError("settings.toml: PISTI_TIMER must be %d to %d seconds"
+                                 % (TIMER_MIN, TIMER_MAX))
+            self.prefs["timer"] = timer
+        self.sound.enabled = self.prefs["sound"]
         self.delay_override = setting_int("PISTI_DELAY", None)
         if self.delay_override is not None and not 0 <= self.delay_override <= 10000:
             raise ValueError("settings.toml: PISTI_DELAY must be 0 to 10000 ms")
@@ -97,21 +127,32 @@ class App:
             b = os.urandom(4)
             random.seed((b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) & 0x3FFFFFFF)
             self.below = None  # Match's default: os.urandom (T-6)
-        strings.set_lang(lang)
+        strings.set_lang(self.prefs["lang"])
+        self.rankings = self.saves.read_ranking()  # T-2, per game, players and bot level
+        self.kept = self.saves.kept(self.below, self.rankings.stamp)
+        st = self.saves.state
+        self.notice = "" if st == "ok" else strings.t("nvm_" + st)
         from pisti_app.menus import Menus
+        from pisti_app.movetimer import MoveTimer
         self.menus = Menus(self)
-        start = setting_str("PISTI_START", None)
+        self.timer = MoveTimer(self)
         if start is not None:
-            game, players, levels = parse_start(start)
-            target = setting_int("PISTI_TARGET", None) if game == "pisti" else None
-            self.start_game(game, players, levels, target)
+            if self.kept is not None:
+                self.continue_game()  # T-4: losing power is not leaving
+            else:
+                self.start_game(start[0], start[1], start[2], target, rated == 1)
+            if self.notice:
+                self.screen.say(self.notice, 3000)
         else:
             from pisti_app.splash import Splash
             self.show(Splash(self, self.now))
+        self.timer.tick(self.now)
 
     # -- the loop ----------------------------------------------------------------
     def tick(self):
-        """One step: keys, timers, bots, sound; refresh the display if needed."""
+        """One step: keys, timers, bots, sound; refresh the display if needed.
+        Nothing here catches an nvm write error (a power cut on the desktop
+        rig): it leaves ``tick``, and the next start resumes from the saves."""
         now = supervisor.ticks_ms()
         self.now = now
         codes = self._codes
@@ -120,11 +161,22 @@ class App:
             self.stack[-1].handle(code)
         del codes[:]
         self.stack[-1].tick(self.now)
+        self.timer.tick(self.now)
         self.sound.tick(now)
         if self.dirty:
             self.dirty = False
             self.display.refresh()
             self.refreshes += 1
+
+    def idle(self):
+        """True when nothing happens until a key is pressed (for the simulator)."""
+        top = self.stack[-1]
+        if top.name != "table":
+            return True
+        h = top.hand
+        if top.holding or top.toast_until is not None or top.queue or h.over:
+            return False
+        return self.bots[h.turn] is None
 
     def delay(self):
         """Milliseconds a play stays on screen before the next bot step."""
@@ -185,6 +237,11 @@ class App:
         """The pause menu over the table."""
         self.push(self.menus.pause())
 
+    def ask(self, title, text, on_yes, keys_text, on_no=None):
+        """A question (or, without ``on_no``, a notice) over the screen."""
+        from pisti_app.confirm import Confirm
+        self.push(Confirm(self, title, text, on_yes, keys_text, on_no))
+
     # -- settings ----------------------------------------------------------------
     def set_lang(self, lang):
         """Switch the language of every text ('en' or 'tr')."""
@@ -198,106 +255,24 @@ class App:
         if not on:
             self.sound.stop()
 
-    # -- games -------------------------------------------------------------------
-    def _make_bots(self):
-        from pisti_core.bots import make_bot
-        s = self.session
-        self.bots = [None, None, None, None]
-        for seat in range(s.players):
-            lv = s.levels[seat]
-            if lv is not None:
-                self.bots[seat] = make_bot(s.game, lv, random)
-
-    def _table(self):
-        if self.session.game == "pisti":
-            from pisti_app.pisti_table import PistiTable
-            return PistiTable(self)
-        from pisti_app.yedili_table import YediliTable
-        return YediliTable(self)
-
-    def start_game(self, game, players, levels, target=None):
-        """A new match: the person at seat 0, bots at ``levels[1:]``."""
-        from pisti_app.session import GameSession
-        if self.saved is not None:  # T-4: a new game leaves the one kept
-            self._leave_saved()
-        self.session = None
-        gc.collect()
-        self.play_session(GameSession.new(game, players, levels, target, self.below))
-
-    def play_session(self, session):
-        """Sit down at ``session`` (a GameSession with a hand in play)."""
-        self.session = session
-        self._make_bots()
-        self.show(self._table())
-
-    def _leave_saved(self):
-        from pisti_app.session import GameSession
-        from pisti_core.table import leave_outcome
-        old = GameSession.from_bytes(self.saved)
-        m = old.match
-        self.saved = None
-        self._rank(old, leave_outcome(old.game, old.players, m.totals, len(m.history), 0))
-
-    def leave_game(self):
-        """Leave the table; the game stays to Continue (as bytes)."""
-        self.saved = self.session.to_bytes()
-        self.session = None
-        self.bots = [None, None, None, None]
-        self.main_menu()
-
-    def continue_game(self):
-        """Restore the game left with :meth:`leave_game`."""
-        from pisti_app.session import GameSession
-        s = GameSession.from_bytes(self.saved, self.below)
-        self.saved = None
-        self.play_session(s)
-
-    def hand_over(self):
-        """The hand in play ended: score it, deal the next, show the breakdown."""
-        self.session.end_hand()
-        from pisti_app.results import HandEnd
-        self.show(HandEnd(self))
-
-    def next_hand(self):
-        """From the breakdown: the next hand's table, or the match end."""
-        s = self.session
-        if s.over:
-            from pisti_core.table import match_outcome
-            m = s.match
-            outcome = match_outcome(s.game, s.players, m.totals, 0)  # T-2
-            self._rank(s, outcome)
-            from pisti_app.results import MatchEnd
-            self.show(MatchEnd(self, outcome[0]))
-        else:
-            self.show(self._table())
-
-    def end_match(self):
-        """From the match end back to the main menu."""
-        self.session = None
-        self.bots = [None, None, None, None]
-        self.main_menu()
-
-    def _rank(self, s, outcome):
-        """Record a rated result (T-1) under the game, players and bot level;
-        a match against mixed levels counts under its strongest bot."""
-        if outcome is None:
-            return
-        lv = "acemi"
-        for v in s.levels:
-            if v in ("kalfa", "usta") and (lv == "acemi" or v == "usta"):
-                lv = v
-        self.rankings.record(s.game, s.players, lv, outcome)
+    def save_prefs(self):
+        """Keep the settings in nvm (nothing is written if they did not change)."""
+        self.saves.write_prefs(self.prefs)
 
     # -- for scripts and the simulator -------------------------------------------
     def status(self):
         """What is on screen and the game state, as a plain dict."""
         top = self.stack[-1]
         s = self.session
+        sv = self.saves
         st = {"screen": top.name, "game": None, "players": None, "hand": None, "ply": None,
               "totals": None, "level": None, "levels": None, "turn": None, "your_hand": [],
               "legal": [], "message": top.message, "lang": strings.lang(),
-              "saved": self.saved is not None, "refreshes": self.refreshes,
-              "sound": self.prefs["sound"], "delay": self.delay()}
+              "saved": self.kept is not None, "refreshes": self.refreshes,
+              "sound": self.prefs["sound"], "delay": self.delay(),
+              "rated": s is not None and s.rated, "timer": self.timer.left,
+              "rankings": self.rankings.as_dict(),
+              "nvm": {"erases": sv.erases, "state": sv.state, "notice": sv.notice}}
         if s is not None:
             m = s.match
             st["game"] = s.game

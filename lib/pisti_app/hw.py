@@ -49,7 +49,7 @@ def parse_buttons(text, board):
 
 
 class Hardware:
-    """Display, buttons and buzzer of this board, as ``settings.toml`` says."""
+    """Display, buttons, buzzer and nvm of this board, as ``settings.toml`` says."""
 
     def __init__(self):
         import board
@@ -86,6 +86,8 @@ class Hardware:
             bus, width=self.width, height=self.height, rotation=rotation, auto_refresh=False)
         low = setting_int("PISTI_BUTTON_PRESSED_LOW", 1)
         self.keys = keypad.Keys(pins, value_when_pressed=not low, pull=True)
+        import microcontroller
+        self.nvm = getattr(microcontroller, "nvm", None)  # the saves (T-6); None: none
         self.buzzer = None
         if buzzer_pin is not None:
             import pwmio

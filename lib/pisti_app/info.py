@@ -68,6 +68,7 @@ class TextPages(Screen):
             self.rows.append(lbl)
         self.page = 0
         self.top = 0
+        self.timer_text = ""  # T-3: the move timer, before the page marks
         self.load()
 
     def load(self):
@@ -81,7 +82,7 @@ class TextPages(Screen):
         title, lines = self.pages[self.page]
         self.top = max(0, min(self.top, len(lines) - _LINES))
         _set(self.title, title)
-        more = ""
+        more = self.timer_text + " " if self.timer_text else ""
         if self.top > 0:
             more += "\u25b2"
         if self.top + _LINES < len(lines):
@@ -119,6 +120,11 @@ class TextPages(Screen):
 
     def resume(self):
         self.load()
+
+    def show_timer(self, text, inverted):
+        if text != self.timer_text:
+            self.timer_text = text
+            self.draw()
 
     def close(self):
         self.app.forget("pisti_app.rules_en", "pisti_app.rules_tr")
@@ -171,19 +177,20 @@ def About(app):  # pylint: disable=invalid-name
 
 
 def Rankings(app):  # pylint: disable=invalid-name
-    """T-2 ranking points per game and bot level (this session's matches)."""
+    """T-2: per game, player count and bot level the rated matches played,
+    won, drawn, lost and the ranking points (kept in nvm)."""
 
     def source():
         rows = app.rankings.as_dict()
         if not rows:
             return ((t("rankings"), t("no_rankings")),)
-        lines = []
+        lines = [t("rank_head")]
         for key in sorted(rows):
             game, players, level = key.split(":")
             r = rows[key]
-            lines.append("%s %s %s: %+d (%d)" % (t(game), players, t("lv_" + level),
-                                                  r["points"], r["played"]))
-        return ((t("rankings"), t("rank_head") + "\n" + "\n".join(lines)),)
+            lines.append("%s %s %s" % (t(game), players, t("lv_" + level)))
+            lines.append(t("rank_row") % (r["played"], r["won"], r["drawn"], r["lost"], r["points"]))
+        return ((t("rankings"), "\n".join(lines)),)
 
     return TextPages(app, "rankings", source)
 

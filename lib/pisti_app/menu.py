@@ -65,6 +65,9 @@ class ListMenu(Screen):
         self.more_up = gfx.label("small", "", 127, 1, anchor=(1.0, 0.0))
         self.more_up.color = gfx.BLACK
         g.append(self.more_up)
+        self.clock = gfx.label("small", "", 114, 1, anchor=(1.0, 0.0))  # T-3 move timer
+        self.clock.color = gfx.BLACK
+        g.append(self.clock)
         self.help = gfx.label("small", "", 0, 56)
         g.append(self.help)
         self.cursor = 0

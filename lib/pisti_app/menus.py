@@ -5,7 +5,9 @@
 =================
 
 The contents of the list menus and what choosing in them does: the main
-menu, new game, settings, the pause menu and the rules index.
+menu, new game (rated or practice, T-1), settings (move timer T-3, undo),
+the pause menu (undo in practice, leaving T-4) and the rules index.
+Settings are saved to nvm when their menu closes (only if they changed).
 """
 
 from pisti_app.menu import Item, ListMenu
@@ -14,6 +16,14 @@ from pisti_app.strings import t
 LEVELS = ("acemi", "kalfa", "usta")
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step
 GAMES = ("pisti", "yedili")
+TIMERS = (30, 45, 60, 90, 120, 180, 240, 300)  # T-3 choices (PISTI_TIMER may set another)
+
+
+def timer_choices(now):
+    """The move timer values offered, ``now`` among them."""
+    if now in TIMERS:
+        return TIMERS
+    return tuple(sorted(TIMERS + (now,)))
 
 
 def level_names():
@@ -34,7 +44,7 @@ class Menus:
 
     def _main_items(self):
         items = []
-        if self.app.saved is not None:
+        if self.app.kept is not None:
             items.append(Item("continue", t("continue")))
         for k in ("new_game", "rankings", "settings", "rules", "about"):
             items.append(Item(k, t(k)))
@@ -64,6 +74,7 @@ class Menus:
             for i in range(p["players"] - 1):
                 items.append(Item("seat%d" % (i + 1), t("bot_n") % (i + 1), names,
                                   LEVELS.index(seats[i])))
+        items.append(Item("mode", t("mode"), (t("rated"), t("practice")), 0 if p["rated"] else 1))
         items.append(Item("start", t("start")))
         return items
 
@@ -74,10 +85,14 @@ class Menus:
 
     def _settings_items(self):
         p = self.app.prefs
+        timers = timer_choices(p["timer"])
         return [Item("lang", t("language"), ("English", "Türkçe"), 0 if p["lang"] == "en" else 1),
                 Item("sound", t("sound"), (t("off"), t("on")), 1 if p["sound"] else 0),
                 Item("speed", t("bot_speed"), (t("sp_slow"), t("sp_normal"), t("sp_fast"),
-                                               t("sp_vfast")), p["speed"])]
+                                               t("sp_vfast")), p["speed"]),
+                Item("timer", t("timer"), tuple([t("secs") % v for v in timers]),
+                     timers.index(p["timer"])),
+                Item("undo", t("undo_opt"), (t("off"), t("on")), 1 if p["undo"] else 0)]
 
     def pause(self):
         """The pause menu over a table."""
@@ -91,9 +106,15 @@ class Menus:
         return "%s  %s" % (t("paused"), "-".join([str(v) for v in tot]))
 
     def _pause_items(self):
-        return [Item("resume", t("resume")), Item("scores", t("scores")),
-                Item("rules", t("rules")), Item("settings", t("settings")),
-                Item("leave", t("leave"))]
+        s = self.app.session
+        rated = s is not None and s.rated
+        items = [Item("resume", t("resume"))]
+        if not rated and self.app.prefs["undo"]:  # T-1: undo in practice, when on
+            items.append(Item("undo", t("undo")))
+        items += [Item("scores", t("scores")), Item("rules", t("rules")),
+                  Item("settings", t("settings")),
+                  Item("leave", t("leave_table") if rated else t("leave"))]
+        return items
 
     def rules(self):
         """The rules index."""
@@ -120,10 +141,13 @@ class Menus:
                 from pisti_app import info
                 app.push(info.Rankings(app) if k == "rankings" else info.About(app))
         elif n == "new_game" and k == "start":
-            p = app.prefs
-            levels = [None] + [p["seats"][i] for i in range(p["players"] - 1)]
-            app.start_game(p["game"], p["players"], levels,
-                           p["target"] if p["game"] == "pisti" else None)
+            app.save_prefs()
+            kept = app.kept
+            if kept is not None and kept.rated:  # T-4: a new game leaves the kept one
+                app.ask(t("new_q"), t("new_leaves") + "\n" + app.leave_cost(kept)[1],
+                        self.start, t("keys_new"), app.pop)
+            else:
+                self.start()
         elif n == "pause":
             if k == "resume":
                 app.pop()
@@ -136,9 +160,20 @@ class Menus:
                 app.push(info.Scores(app))
             elif k == "leave":
                 app.leave_game()
+            elif k == "undo":
+                if not app.undo():
+                    app.pop()
+                    app.screen.say(t("nothing_to_undo"), 1500)
         elif n == "rules":
             from pisti_app import info
             app.push(info.rules_pages(app, k))
+
+    def start(self):
+        """Start the game set up in the new game menu."""
+        p = self.app.prefs
+        levels = [None] + [p["seats"][i] for i in range(p["players"] - 1)]
+        self.app.start_game(p["game"], p["players"], levels,
+                            p["target"] if p["game"] == "pisti" else None, p["rated"])
 
     def menu_change(self, menu, it):
         """A value row changed."""
@@ -156,6 +191,8 @@ class Menus:
                 p["seats"] = [LEVELS[it.index]] * 3
             elif k.startswith("seat"):
                 p["seats"][int(k[4:]) - 1] = LEVELS[it.index]
+            elif k == "mode":
+                p["rated"] = it.index == 0
             if k in ("game", "players"):
                 menu.set(menu.title_text, self._new_items())
         elif menu.name == "settings":
@@ -166,11 +203,17 @@ class Menus:
                 app.set_sound(it.index == 1)
             elif k == "speed":
                 p["speed"] = it.index
+            elif k == "timer":
+                p["timer"] = timer_choices(p["timer"])[it.index]
+            elif k == "undo":
+                p["undo"] = it.index == 1
 
     def menu_back(self, menu):
         """BACK (or a long press) in a menu."""
         if menu.name == "menu":
             return  # the main menu is the bottom of the stack
+        if menu.name in ("settings", "new_game"):
+            self.app.save_prefs()
         self.app.pop()
 
     def menu_refresh(self, menu):

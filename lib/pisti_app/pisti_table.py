@@ -148,7 +148,7 @@ class PistiTable(TableBase):
             if self.my_turn():
                 self.flash = ""
                 self.flash_until = None
-                self.act(0, h.hand(0)[self.cursor])
+                self.decide(h.hand(0)[self.cursor])
             elif not h.over:
                 self.say(t("not_your_turn"))
                 self.app.sound.play("error", self.now)

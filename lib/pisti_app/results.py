@@ -58,7 +58,7 @@ class HandEnd(_Rows):
         s = app.session
         self.s = s
         h = s.last
-        self.hand_no = len(s.match.history)
+        self.hand_no = s.hands_done
         self.title.text = t("hand_n") % self.hand_no
         self.title_r.text = t("ok_next")
         if s.game == "pisti":
@@ -144,7 +144,8 @@ class HandEnd(_Rows):
 
 
 class MatchEnd(_Rows):
-    """Who won the match, the totals, and the ranking points (T-2)."""
+    """Who won the match, the totals, and the ranking points (T-2; ``points``
+    None for a practice match)."""
 
     name = "match_end"
 
@@ -171,9 +172,13 @@ class MatchEnd(_Rows):
             x = 0 if i % 2 == 0 else 66
             self.cell(x, row + i // 2, name)
             self.cell(x + 60, row + i // 2, str(m.totals[i]), True)
-        self.cell(0, 6, t("rank_points") % (t(s.game), points))
-        self.cell(0, 7, t("hands_played") % len(m.history))
-        app.sound.play("win" if points > 0 else "lose", app.now)
+        if points is None:  # T-1: practice is never recorded
+            self.cell(0, 6, t("practice_end"))
+        else:
+            self.cell(0, 6, t("rank_points") % (t(s.game), points))
+        self.cell(0, 7, t("hands_played") % s.hands_done)
+        won = points > 0 if points is not None else mine and len(win) == 1
+        app.sound.play("win" if won else "lose", app.now)
         app.dirty = True
 
     def key(self, code):

@@ -20,11 +20,14 @@ class Screen:
 
     name = "?"
     horizontal = False  # True: PREV/NEXT move left/right
+    clock_on_white = True  # the timer's label sits on a white title bar
 
     def __init__(self, app):
         self.app = app
         self.group = displayio.Group()
         self.message = ""
+        self.clock = None  # a label for the move timer, if the screen has a top bar
+        self._clock_inv = False
 
     def handle(self, code):
         """Dispatch one logical key (PREV/NEXT mapped along the screen's axis)."""
@@ -46,6 +49,22 @@ class Screen:
 
     def close(self):
         """Leaving for good: drop references."""
+
+    def show_timer(self, text, inverted):
+        """Show the move timer's ``text`` (T-3) in the top bar, ``inverted``
+        while it blinks; screens without a ``clock`` label ignore it."""
+        lbl = self.clock
+        if lbl is None:
+            return
+        if lbl.text != text:
+            lbl.text = text
+            self.app.dirty = True
+        if inverted != self._clock_inv:
+            self._clock_inv = inverted
+            ink, paper = (0x000000, 0xFFFFFF) if self.clock_on_white else (0xFFFFFF, 0x000000)
+            lbl.color = paper if inverted else ink
+            lbl.background_color = ink if inverted else None
+            self.app.dirty = True
 
     def status(self, st):
         """Add this screen's fields to the ``App.status()`` dict ``st``."""

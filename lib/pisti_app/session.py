@@ -4,37 +4,60 @@
 `pisti_app.session`
 ===================
 
-:class:`GameSession` is the whole state of a game in play, in ONE object
-that serialises to bytes and back (T-6): the match (game, players, target,
-first dealer, and per hand the deck order and the actions) plus the bot
-level of every seat. Restoring replays every action through the checked
-door, so a corrupt record is refused rather than played.
+:class:`GameSession` is the whole state of a game in play, in ONE object:
+the match (game, players, target, first dealer, totals, the hand in play as
+its deck order and actions, T-6), the bot level of every seat, rated or
+practice (T-1) and the rated game's number. It saves as a *header* (written
+when a hand is dealt, before it is shown) plus the hand's *action bytes*
+(appended as they are taken); restoring replays every action through the
+checked door, so a corrupt record is refused rather than played.
 
-Byte layout (version 1), all integers unsigned, big-endian::
+Header layout (version 2), integers unsigned big-endian unless said::
 
-    b"PS" 1  game(0 pisti, 1 yedili)  players  target(2)  first_dealer
-    level per seat (255: the person)  hands(2)
-    per hand: dealer  deck (52 ids, 104 for 3-4 player Pis Yedili)
-              actions(2)  action bytes
+    0xA7 2  flags (bit 0 Pis Yedili, bit 1 rated)  players  target
+    first_dealer  hands_done(2)  game_number(2)
+    level per seat (255: the person)  totals per side (2, signed)
+    deck of the hand in play (52 ids; 104 for 3-4 player Pis Yedili)
+
+Actions are one byte each, as the engines number them (a card 0..51, a
+Jack naming a suit, draw, pass, a Muamele pick: all below 255). The byte
+255 (:data:`UNDO`) in an action stream takes the hand back to the
+person's previous decision (practice games, by replaying the record).
 """
 
-from pisti_core.match import Match, decks_for
+from pisti_core.match import Match, decks_for, new_hand
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
+UNDO = 255
 _HUMAN = 255
-_MAGIC = b"PS"
-_VERSION = 1
+_MAGIC = 0xA7
+_VERSION = 2
+_FIXED = 10  # header bytes before the levels
 
 
 def _deck_len(game, players):
     return 52 * (decks_for(players) if game == "yedili" else 1)
 
 
-class GameSession:
-    """A match with bots: ``GameSession(match, levels)``; ``levels[seat]``
-    is a bot level, or None for the person's seat."""
+def undo_point(hand):
+    """Index in ``hand.actions`` of the person's (seat 0's) last decision,
+    found by replaying the hand's record; -1 when seat 0 has not acted."""
+    h = new_hand(hand.game, hand.players, hand.dealer, hand.deck)
+    last = -1
+    acts = hand.actions
+    for i in range(len(acts)):
+        if h.turn == 0:
+            last = i
+        h.play(acts[i])
+    return last
 
-    def __init__(self, match, levels):
+
+class GameSession:
+    """A match with bots: ``GameSession(match, levels, rated, number, base)``;
+    ``levels[seat]`` is a bot level, or None for the person's seat; ``base``
+    counts hands finished before this object was restored from a save."""
+
+    def __init__(self, match, levels, rated=False, number=0, base=0):
         if len(levels) != match.players:
             raise ValueError("one level per seat: %d seats, %d levels" % (match.players, len(levels)))
         for lv in levels:
@@ -42,16 +65,20 @@ class GameSession:
                 raise ValueError("unknown bot level %r" % (lv,))
         self.match = match
         self.levels = tuple(levels)
+        self.rated = bool(rated)
+        self.number = number  # a rated game's number (the ranking's stamp + 1)
+        self.base = base
         self.last = None  # the hand just finished, for the end-of-hand screen
+        self.outcome = None  # (points, result) once a rated match is over (T-2)
 
     @classmethod
-    def new(cls, game, players, levels, target=None, below=None):
+    def new(cls, game, players, levels, target=None, below=None, rated=False, number=0):
         """A new match, its first hand dealt; ``below(n)`` draws the chance."""
         if below is None:
             m = Match(game, players, target)
         else:
             m = Match(game, players, target, below=below)
-        s = cls(m, levels)
+        s = cls(m, levels, rated, number)
         m.deal()
         return s
 
@@ -71,10 +98,14 @@ class GameSession:
         return self.match.hand
 
     @property
+    def hands_done(self):
+        """Hands finished (and scored) in this match."""
+        return self.base + len(self.match.history)
+
+    @property
     def hand_no(self):
         """1-based number of the hand in play (or of the last one)."""
-        m = self.match
-        return len(m.history) + (1 if m.hand is not None else 0)
+        return self.hands_done + (1 if self.match.hand is not None else 0)
 
     @property
     def over(self):
@@ -98,87 +129,97 @@ class GameSession:
             m.deal()
         return pts
 
-    # -- bytes -----------------------------------------------------------------
-    def to_bytes(self):
-        """The session as bytes (see the module docstring)."""
+    def undo(self):
+        """Take the hand in play back to the person's previous decision (by
+        replaying its record); False when there is none."""
         m = self.match
-        out = bytearray(_MAGIC)
-        out.append(_VERSION)
-        out.append(0 if m.game == "pisti" else 1)
-        out.append(m.players)
-        out.append(m.target >> 8)
-        out.append(m.target & 255)
-        out.append(m.first_dealer)
+        h = m.hand
+        i = undo_point(h)
+        if i < 0:
+            return False
+        acts = bytes(h.actions[0:i])
+        m.hand = None
+        h = m.deal(h.deck)
+        for a in acts:
+            h.play(a)
+        return True
+
+    # -- bytes -----------------------------------------------------------------
+    def header(self):
+        """The save header of the hand in play (see the module docstring)."""
+        m = self.match
+        out = bytearray((_MAGIC, _VERSION, (1 if m.game == "yedili" else 0) | (2 if self.rated else 0),
+                         m.players, m.target, m.first_dealer))
+        n = self.hands_done
+        out.append(n >> 8)
+        out.append(n & 255)
+        out.append(self.number >> 8 & 255)
+        out.append(self.number & 255)
         for lv in self.levels:
             out.append(_HUMAN if lv is None else LEVELS.index(lv))
-        hands = [(d, deck, acts) for d, deck, acts, _ in m.history]
-        if m.hand is not None:
-            hands.append((m.hand.dealer, m.hand.deck, m.hand.actions))
-        out.append(len(hands) >> 8)
-        out.append(len(hands) & 255)
-        for d, deck, acts in hands:
-            out.append(d)
-            out.extend(deck)
-            out.append(len(acts) >> 8)
-            out.append(len(acts) & 255)
-            out.extend(acts)
+        for v in m.totals:
+            v &= 0xFFFF
+            out.append(v >> 8)
+            out.append(v & 255)
+        out.extend(m.hand.deck)
         return bytes(out)
+
+    def to_bytes(self):
+        """The session as bytes: header length, header, the hand's actions."""
+        h = self.header()
+        return bytes((len(h),)) + h + bytes(self.match.hand.actions)
 
     @classmethod
     def from_bytes(cls, data, below=None):
         """Rebuild a session from :meth:`to_bytes`; ValueError if it is not one."""
-        data = bytes(data)
-        if len(data) < 10 or data[0:2] != _MAGIC:
+        if not data or data[0] + 1 > len(data):
             raise ValueError("not a saved pisti game")
-        if data[2] != _VERSION:
-            raise ValueError("saved game version %d is not supported" % data[2])
-        if data[3] > 1:
-            raise ValueError("saved game names an unknown game")
-        game = "pisti" if data[3] == 0 else "yedili"
-        players = data[4]
-        target = data[5] << 8 | data[6]
+        n = data[0] + 1
+        return cls.restore(data[1:n], data[n:], below)
+
+    @classmethod
+    def restore(cls, header, actions, below=None):
+        """The session saved as ``header`` and ``actions``; ValueError if they
+        are not a game this build can play to the same point."""
+        d = bytes(header)
+        if len(d) < _FIXED or d[0] != _MAGIC:
+            raise ValueError("not a saved pisti game")
+        if d[1] != _VERSION:
+            raise ValueError("saved game version %d is not supported" % d[1])
+        if d[2] > 3:
+            raise ValueError("saved game has unknown flags")
+        game = "yedili" if d[2] & 1 else "pisti"
+        players = d[3]
         if players < 2 or players > 4:
             raise ValueError("saved game has %d players" % players)
+        sides = 2 if game == "pisti" else players
+        size = _deck_len(game, players)
+        p = _FIXED + players + 2 * sides
+        if len(d) != p + size:
+            raise ValueError("saved game header is %d bytes, expected %d" % (len(d), p + size))
         if below is None:
-            m = Match(game, players, target, data[7])
+            m = Match(game, players, d[4], d[5])
         else:
-            m = Match(game, players, target, data[7], below=below)
-        p = 8
+            m = Match(game, players, d[4], d[5], below=below)
+        done = d[6] << 8 | d[7]
         levels = []
-        for _ in range(players):
-            if p >= len(data):
-                raise ValueError("saved game is cut short")
-            v = data[p]
+        for i in range(_FIXED, _FIXED + players):
+            v = d[i]
             if v != _HUMAN and v >= len(LEVELS):
                 raise ValueError("saved game names an unknown bot level")
             levels.append(None if v == _HUMAN else LEVELS[v])
-            p += 1
-        s = cls(m, levels)
-        if p + 2 > len(data):
-            raise ValueError("saved game is cut short")
-        n = data[p] << 8 | data[p + 1]
-        p += 2
-        size = _deck_len(game, players)
-        for _ in range(n):
-            if p + 1 + size + 2 > len(data):
-                raise ValueError("saved game is cut short")
-            if data[p] != m.dealer:
-                raise ValueError("saved hand dealt by seat %d, expected %d (P-3)" % (data[p], m.dealer))
-            h = m.deal(data[p + 1:p + 1 + size])
-            p += 1 + size
-            k = data[p] << 8 | data[p + 1]
-            p += 2
-            if p + k > len(data):
-                raise ValueError("saved game is cut short")
-            for i in range(p, p + k):
-                h.apply(data[i])
-            p += k
-            if h.over:
-                s.last = h
-                m.end_hand()
-        if p != len(data):
-            raise ValueError("saved game has %d extra bytes" % (len(data) - p))
-        if m.hand is None and not m.over:
-            m.deal()  # only if saved between a hand's end and the next deal
+        s = cls(m, levels, d[2] & 2, d[8] << 8 | d[9], done)
+        q = _FIXED + players
+        for i in range(sides):
+            v = d[q + 2 * i] << 8 | d[q + 2 * i + 1]
+            m.totals[i] = v - 0x10000 if v >= 0x8000 else v
+        m.dealer = (m.first_dealer + done) % players  # P-3, Y-2: the deal passes on
+        h = m.deal(d[p:])
+        for a in actions:
+            if a == UNDO:
+                if not s.undo():
+                    raise ValueError("saved game undoes a decision that was never taken")
+                h = m.hand
+            else:
+                h.apply(a)
         return s
-

@@ -5,7 +5,9 @@
 ==================
 
 The title screen: the name in double-size letters over a fan of cards, the
-version, and a blinking prompt. Any key, or a few seconds, opens the menu.
+version, and a blinking prompt (or, steady, the one-line notice about the
+saves when the nvm was found damaged or foreign). Any key, or a few
+seconds, opens the menu.
 """
 
 from pisti_app import gfx
@@ -39,7 +41,8 @@ class Splash(Screen):
         self.until = ticks_add(now, _SHOW_MS)
         self.blink = ticks_add(now, _BLINK_MS)
         self.on = True
-        self.prompt.text = t("press_a")
+        self.prompt.text = app.notice or t("press_a")
+        self.message = app.notice
 
     def key(self, code):
         self.app.main_menu()
@@ -51,7 +54,7 @@ class Splash(Screen):
         if ticks_diff(now, self.until) >= 0:
             self.app.main_menu()
             return
-        if ticks_diff(now, self.blink) >= 0:
+        if ticks_diff(now, self.blink) >= 0 and not self.message:
             self.blink = ticks_add(now, _BLINK_MS)
             self.on = not self.on
             self.prompt.hidden = not self.on

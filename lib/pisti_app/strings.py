@@ -10,6 +10,7 @@ looks a text up. Rules pages live in ``rules_en`` / ``rules_tr`` and are
 imported only while shown.
 """
 
+import gc
 import sys
 
 LANGS = ("en", "tr")
@@ -23,19 +24,21 @@ def set_lang(lang):
     if lang == _state["lang"]:
         return
     old = _state["lang"]
-    if lang == "tr":
-        from pisti_app.str_tr import S
-    else:
-        from pisti_app.str_en import S
-    _state["lang"] = lang
-    _state["table"] = S
-    if old is not None:  # let the other language's tables be collected
+    if old is not None:  # the other language's tables go first: never both in memory
+        _state["table"] = None
         pkg = sys.modules.get("pisti_app")
         for name in ("str_" + old, "rules_" + old):
             if "pisti_app." + name in sys.modules:
                 del sys.modules["pisti_app." + name]
             if pkg is not None and hasattr(pkg, name):
                 delattr(pkg, name)
+        gc.collect()
+    if lang == "tr":
+        from pisti_app.str_tr import S
+    else:
+        from pisti_app.str_en import S
+    _state["lang"] = lang
+    _state["table"] = S
 
 
 def lang():

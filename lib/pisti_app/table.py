@@ -8,7 +8,16 @@ What both card tables share: the top bar, the opponents' badges placed by
 seat (a card back, the number of cards, inverted while that seat is to
 move), the message line, a toast for events and why-not explanations, and
 the pacing: every play, the person's or a bot's, is held on screen for the
-bot delay before the next bot moves (one bot move per visible step).
+bot delay before the next bot moves (one bot move per visible step), and
+the move timer of rated games in the top bar (T-3).
+
+Saving (T-6): when the person decides, the bots' replies up to the
+person's next turn are chosen at once (each bot from its own observation,
+T-5) on a copy of the hand, and the person's action and those replies are
+appended to the saves in ONE write before anything is shown; the replies
+are then shown one by one from :attr:`TableBase.queue`. A bot that leads
+does the same. After a power cut the saved actions replay exactly: no move
+is lost, taken back or chosen again.
 """
 
 import displayio
@@ -107,12 +116,14 @@ class TableBase(Screen):
 
     name = "table"
     horizontal = True
+    clock_on_white = False
     MSG_Y = 40
     BADGE_Y = 16
 
     def __init__(self, app):
         super().__init__(app)
         self.s = app.session
+        self.queue = []  # saved bot actions still to be shown, in order
         self.holding = False
         self.hold_until = 0
         self.toast_until = None
@@ -123,6 +134,8 @@ class TableBase(Screen):
         self.score_r = gfx.label("small", "", 127, 0, anchor=(1.0, 0.0))
         g.append(self.score_l)
         g.append(self.score_r)
+        self.clock = gfx.label("small", "", 54, 0, anchor=(1.0, 0.0))  # T-3 move timer
+        g.append(self.clock)
         n = self.s.players
         places = seat_places(n)
         self.badges = [None] * n
@@ -202,16 +215,56 @@ class TableBase(Screen):
             if self.toast_until is None:
                 self.app.hand_over()
             return
-        bot = self.app.bots[h.turn]
-        if bot is None:
-            return
         seat = h.turn
-        m = self.s.match
-        a = bot.choose(h.observe(seat, m.totals, m.target))
-        if not h.is_legal(a):
-            raise ValueError("the bot at seat %d chose %r, which is not legal in %s"
-                             % (seat, a, h.describe()))
+        if self.queue:
+            a = self.queue.pop(0)
+        else:
+            if self.app.bots[seat] is None:
+                return
+            plan = self.plan(None)
+            self.app.saves.add(plan)  # T-6: saved before it is shown
+            a = plan[0]
+            self.queue = list(plan[1:])
         self.act(seat, a)
+
+    # -- deciding and saving ------------------------------------------------------
+    def plan(self, first):
+        """``first`` (the person's action, or None when a bot is to move)
+        and the bots' actions after it until seat 0 is to move again or
+        the hand is over, each bot choosing from its own observation on a
+        copy of the hand; raises ValueError (nothing saved) if one is illegal."""
+        c = self.hand.copy()
+        m = self.s.match
+        bots = self.app.bots
+        out = bytearray()
+        if first is not None:
+            c.apply(first)
+            out.append(first)
+        while not c.over and (not out or c.turn != 0):
+            seat = c.turn
+            bot = bots[seat]
+            if bot is None:
+                break
+            a = bot.choose(c.observe(seat, m.totals, m.target))
+            if not c.is_legal(a):
+                raise ValueError("the bot at seat %d chose %r, which is not legal in %s"
+                                 % (seat, a, c.describe()))
+            c.apply(a)
+            out.append(a)
+        return out
+
+    def decide(self, a):
+        """The person's action ``a``: saved with the bots' replies, then shown."""
+        plan = self.plan(a)
+        self.app.saves.add(plan)  # T-6: before its result is shown
+        self.queue = list(plan[1:])
+        self.act(0, a)
+
+    def flush(self):
+        """Apply the saved bot actions not shown yet (leaving the table)."""
+        h = self.hand
+        while self.queue:
+            h.apply(self.queue.pop(0))
 
     # -- hooks ------------------------------------------------------------------
     def act(self, seat, a):
@@ -238,5 +291,6 @@ class TableBase(Screen):
         st["message"] = self.flash or self.toast.text.replace("\n", " ") or self.msg.text
         st["toast"] = self.toast.text
         st["holding"] = self.holding
+        st["queued"] = len(self.queue)
         if self.my_turn():
             st["legal"] = [h.action_str(a) for a in h.legal()]

@@ -169,7 +169,7 @@ class YediliTable(TableBase):
             elif code == K.OK:
                 jack = self.my_cards()[self.cursor] % 52
                 self.focus = "hand"
-                self.act(0, JACK_BASE + (jack & 3) * 4 + self.suit)
+                self.decide(JACK_BASE + (jack & 3) * 4 + self.suit)
             elif code == K.BACK:
                 self.focus = "hand"
                 self.sync()
@@ -210,11 +210,11 @@ class YediliTable(TableBase):
             return
         legal = h.legal()
         if self.focus == "pick":
-            self.act(0, PICK + self.cursor)
+            self.decide(PICK + self.cursor)
         elif self.focus == "action":
             a = PASS if h.phase == DRAWN else DRAW
             if a in legal:
-                self.act(0, a)
+                self.decide(a)
             else:
                 self.why(t("why_no_draw_open") if h.phase == OPENING else t("why_no_draw_again"))
         else:
@@ -229,7 +229,7 @@ class YediliTable(TableBase):
                 self.flash_until = None
                 self.sync()
             elif c in legal:
-                self.act(0, c)
+                self.decide(c)
             else:
                 self.why(why_not(h))
 

@@ -1,0 +1,191 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.games`
+=================
+
+The game flow of :class:`pisti_app.app.App` (mixed in as :class:`GameFlow`):
+starting, continuing and leaving games, the end of each hand, undo, and
+what goes into the ranking and the saves on the way.
+
+* Rated or practice (T-1): a rated game is numbered (the ranking's stamp
+  + 1), timed (T-3) and ranked at its end (T-2); a practice game is never
+  recorded and may be undone when the Undo setting is on.
+* Leaving a rated game (T-4) -- Exit, a new game over one kept, or the
+  timer running out -- is ranked by :func:`pisti_core.table.leave_outcome`;
+  the person is told the cost first. Losing power is not leaving.
+* Saves (T-6): a hand's header is written when it is dealt, before it is
+  shown; actions are appended before their result is shown; a finished
+  rated match writes the ranking, then ends the saved game.
+"""
+
+import gc
+import random
+
+from pisti_app import strings
+
+
+def seeded_below(n):
+    """A uniformly random int below ``n`` from the seeded ``random`` module."""
+    return random.randrange(n) if n > 1 else 0
+
+
+class GameFlow:
+    """Game methods of the App (needs its session, saves, rankings, bots,
+    screens and prefs)."""
+
+    def _make_bots(self):
+        from pisti_core.bots import make_bot
+        s = self.session
+        self.bots = [None, None, None, None]
+        for seat in range(s.players):
+            lv = s.levels[seat]
+            if lv is not None:
+                self.bots[seat] = make_bot(s.game, lv, random)
+
+    def _table(self):
+        if self.session.game == "pisti":
+            from pisti_app.pisti_table import PistiTable
+            return PistiTable(self)
+        from pisti_app.yedili_table import YediliTable
+        return YediliTable(self)
+
+    def start_game(self, game, players, levels, target=None, rated=False):
+        """A new match: the person at seat 0, bots at ``levels[1:]``. A rated
+        game kept to Continue is left (T-4; the menus asked first)."""
+        from pisti_app.session import GameSession
+        if self.kept is not None:
+            if self.kept.rated:
+                self._leave(self.kept)
+            self.kept = None
+        self.session = None
+        gc.collect()
+        number = (self.rankings.stamp + 1) & 0xFFFF if rated else 0
+        self.play_session(GameSession.new(game, players, levels, target, self.below, rated, number))
+
+    def play_session(self, session, saved=False):
+        """Sit down at ``session`` (a GameSession with a hand in play); unless
+        it is ``saved`` already, its hand is saved first (T-6: the deal
+        before it is shown)."""
+        if not saved:
+            self.saves.start(session)
+            if session.hand.actions:
+                self.saves.add(session.hand.actions)
+        self.session = session
+        self._make_bots()
+        self.show(self._table())
+
+    def leave_cost(self, s=None):
+        """T-4: (outcome, words) of leaving the rated game ``s`` now."""
+        from pisti_core.table import leave_branch, leave_outcome
+        s = s or self.session
+        m = s.match
+        args = (s.game, s.players, m.totals, s.hands_done, 0)
+        return leave_outcome(*args), strings.t("cost_" + leave_branch(*args))
+
+    def _leave(self, s):
+        """Record leaving the rated game ``s`` (T-4) and drop it from the saves."""
+        self._rank(s, self.leave_cost(s)[0])
+        self.saves.end()
+
+    def _close_table(self):
+        top = self.stack[0] if self.stack else None
+        if top is not None and top.name == "table":
+            top.flush()  # bot moves saved but not yet shown belong to the hand
+
+    def leave_game(self):
+        """Exit from the pause menu: a practice game stays to Continue; a
+        rated one is left (T-4) once the person confirms the cost."""
+        s = self.session
+        if s.rated:
+            t = strings.t
+            self.ask(t("leave_q"), t("exit_leaves") + "\n" + self.leave_cost()[1],
+                     self.leave_rated, t("keys_leave"), self.pop)
+            return
+        self._close_table()
+        self.kept = s
+        self.session = None
+        self.bots = [None, None, None, None]
+        self.main_menu()
+
+    def leave_rated(self):
+        """Leave the rated game in play now: ranked per T-4, then the menu."""
+        self._close_table()
+        self._leave(self.session)
+        self.session = None
+        self.bots = [None, None, None, None]
+        self.main_menu()
+
+    def time_out(self):
+        """T-3: the move timer ran out, which is leaving (T-4)."""
+        t = strings.t
+        cost = self.leave_cost()[1]
+        self.leave_rated()
+        self.sound.play("lose", self.now)
+        self.ask(t("time_up"), t("time_left") + "\n" + cost, self.main_menu, t("keys_ok"))
+
+    def continue_game(self):
+        """Back to the game kept (left in practice, or cut off by power loss)."""
+        s = self.kept
+        self.kept = None
+        self.play_session(s, True)
+
+    def undo(self):
+        """Practice with undo on (T-1): back to the person's previous
+        decision, replaying the hand's record; False if there is none."""
+        from pisti_app.session import UNDO, undo_point
+        s = self.session
+        if s is None or s.rated or not self.prefs["undo"]:
+            return False
+        self._close_table()
+        if s.hand is None or undo_point(s.hand) < 0:
+            return False
+        self.saves.add(bytes((UNDO,)))  # saved first, as every action
+        s.undo()
+        self.show(self._table())
+        return True
+
+    def hand_over(self):
+        """The hand in play ended: score it, save the next deal (before it is
+        shown) or the match's result, show the breakdown."""
+        s = self.session
+        s.end_hand()
+        if s.over:
+            if s.rated:
+                from pisti_core.table import match_outcome
+                s.outcome = match_outcome(s.game, s.players, s.match.totals, 0)  # T-2
+                self._rank(s, s.outcome)
+            self.saves.end()
+        else:
+            self.saves.start(s)
+        from pisti_app.results import HandEnd
+        self.show(HandEnd(self))
+
+    def next_hand(self):
+        """From the breakdown: the next hand's table, or the match end."""
+        s = self.session
+        if s.over:
+            from pisti_app.results import MatchEnd
+            self.show(MatchEnd(self, s.outcome[0] if s.outcome else None))
+        else:
+            self.show(self._table())
+
+    def end_match(self):
+        """From the match end back to the main menu."""
+        self.session = None
+        self.bots = [None, None, None, None]
+        self.main_menu()
+
+    def _rank(self, s, outcome):
+        """Record a rated result (T-1) under the game, players and bot level;
+        a match against mixed levels counts under its strongest bot. The
+        ranking's stamp becomes the game's number (recorded once only)."""
+        if outcome is None or not s.rated:
+            return
+        lv = "acemi"
+        for v in s.levels:
+            if v in ("kalfa", "usta") and (lv == "acemi" or v == "usta"):
+                lv = v
+        self.rankings.record(s.game, s.players, lv, outcome)
+        self.rankings.stamp = s.number
+        self.saves.write_ranking(self.rankings)

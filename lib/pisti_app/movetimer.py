@@ -1,0 +1,90 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.movetimer`
+=====================
+
+The move timer of rated games (T-3): ``prefs['timer']`` seconds (30 to
+300) for each decision of the person. The countdown stays in the top bar of
+the table (and of any menu opened over it); it runs while the person is to
+act at the table, pause menu included, from the moment the last bot play
+has been shown; not on end-of-hand screens. In
+the last 10 seconds the number blinks and a short beep sounds each second.
+When it reaches zero the person has left the table (T-4): ``app.time_out()``.
+"""
+
+from pisti_app.util import const, ticks_add, ticks_diff
+
+_WARN = const(10)  # seconds of warning
+_BLINK = const(250)  # ms on, ms off
+
+
+class MoveTimer:
+    """Ticked by the app after the screens; ``left`` is the number shown
+    (None when no rated game is on), ``running`` whether it counts down."""
+
+    def __init__(self, app):
+        self.app = app
+        self.left = None
+        self.running = False
+        self.warn = False
+        self.blink = False  # True while the number is shown inverted
+        self._deadline = 0
+        self._move = None  # (hand, ply) of the decision being timed
+        self._beeped = 0
+        self._shown = None
+
+    def _table(self):
+        st = self.app.stack
+        if st and st[0].name == "table":
+            return st[0]
+        return None
+
+    def tick(self, now):
+        """Advance: count down, warn, or call time out."""
+        s = self.app.session
+        if s is None or not s.rated:
+            self._stop(None)
+            return
+        limit = self.app.prefs["timer"]
+        table = self._table()
+        if table is None or table.holding or not table.my_turn():
+            self._stop(limit)
+            return
+        move = (s.hand_no, s.hand.ply)
+        if not self.running or move != self._move:
+            self.running = True
+            self._move = move
+            self._deadline = ticks_add(now, limit * 1000)
+            self._beeped = 0
+        ms = ticks_diff(self._deadline, now)
+        if ms <= 0:
+            self._stop(None)
+            self.app.time_out()
+            return
+        left = (ms + 999) // 1000
+        self.left = left
+        self.warn = left <= _WARN
+        self.blink = self.warn and (ms // _BLINK) % 2 == 1
+        if self.warn and left != self._beeped:
+            self._beeped = left
+            self.app.sound.play("tick", now)
+        self._show()
+
+    def _stop(self, limit):
+        self.running = False
+        self._move = None
+        self.left = limit
+        self.warn = self.blink = False
+        self._show()
+
+    def _show(self):
+        text = "" if self.left is None else str(self.left)
+        st = self.app.stack
+        shown = (text, self.blink, st[-1] if st else None)
+        if shown == self._shown:
+            return
+        self._shown = shown
+        for scr in self.app.stack:
+            scr.show_timer(text, self.blink)
+

@@ -1,0 +1,70 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.prefs`
+=================
+
+The console's settings as a small blob for the nvm (see
+:mod:`pisti_app.saves`); imported only while they are read or written.
+
+Settings blob (version 1)::
+
+    0x53 1  lang(0 en, 1 tr)  sound  speed  timer(2)  undo
+    game(0 pisti, 1 yedili)  players  target  seat level x3  rated
+
+A blob that does not read is ignored (the defaults stay).
+"""
+
+from pisti_app.util import const
+
+_MAGIC = const(0x53)
+_VERSION = const(1)
+_LEN = const(15)
+SEAT_LEVELS = ("acemi", "kalfa", "usta")
+
+
+def defaults(lang="en"):
+    """The settings of a new console."""
+    from pisti_core.table import TIMER_DEFAULT
+    return {"lang": lang, "sound": True, "speed": 1, "timer": TIMER_DEFAULT, "undo": False,
+            "game": "pisti", "players": 2, "target": 151, "seats": ["kalfa", "kalfa", "kalfa"],
+            "rated": True}
+
+
+def pack(p):
+    """The settings blob of the prefs dict ``p``."""
+    t = p["timer"]
+    out = bytearray((_MAGIC, _VERSION, 1 if p["lang"] == "tr" else 0, 1 if p["sound"] else 0,
+                     p["speed"], t >> 8, t & 255, 1 if p["undo"] else 0,
+                     1 if p["game"] == "yedili" else 0, p["players"], p["target"]))
+    for lv in p["seats"]:
+        out.append(SEAT_LEVELS.index(lv))
+    out.append(1 if p["rated"] else 0)
+    return bytes(out)
+
+
+def unpack(data, p):
+    """Fill the prefs dict ``p`` from a settings blob; False (``p``
+    untouched) when the blob is not one this build reads."""
+    from pisti_core.table import TIMER_MAX, TIMER_MIN
+    if data is None or len(data) != _LEN or data[0] != _MAGIC or data[1] != _VERSION:
+        return False
+    timer = data[5] << 8 | data[6]
+    game = "yedili" if data[8] else "pisti"
+    ok = (data[2] < 2 and data[3] < 2 and data[4] < 4 and TIMER_MIN <= timer <= TIMER_MAX
+          and data[7] < 2 and data[8] < 2 and data[14] < 2
+          and data[9] in ((2, 4) if game == "pisti" else (2, 3, 4)) and data[10] in (101, 151)
+          and data[11] < 3 and data[12] < 3 and data[13] < 3)
+    if not ok:
+        return False
+    p["lang"] = "tr" if data[2] else "en"
+    p["sound"] = bool(data[3])
+    p["speed"] = data[4]
+    p["timer"] = timer
+    p["undo"] = bool(data[7])
+    p["game"] = game
+    p["players"] = data[9]
+    p["target"] = data[10]
+    p["seats"] = [SEAT_LEVELS[data[11]], SEAT_LEVELS[data[12]], SEAT_LEVELS[data[13]]]
+    p["rated"] = bool(data[14])
+    return True

@@ -1,0 +1,131 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.saves`
+=================
+
+What the console keeps in ``microcontroller.nvm`` (T-6), through the
+flash-wear-aware log of :mod:`pisti_core.nvlog`: the settings, the ranking
+(:meth:`pisti_core.table.Ranking.to_bytes`) and the game in progress as the
+header of the hand in play (:meth:`GameSession.header`, written when the
+hand is dealt, before it is shown) plus its action bytes, appended as they
+are taken, before their result is shown. A power cut therefore never loses
+or undoes a move, and never shows another deal.
+
+The settings blob is :mod:`pisti_app.prefs`'s (loaded only to read or
+write it). A foreign or damaged nvm is the store's business ('reset' /
+'recovered' and a notice).
+Write errors (a power cut on the desktop rig) are never caught here.
+"""
+
+from pisti_core.nvlog import Store
+
+from pisti_app.util import const
+
+# Compact at the end of a match when less than this is free, so that the
+# next match rarely meets a compaction (see tools/nvm_match.py).
+RESERVE = const(2048)
+
+
+def _prefs():
+    # The settings codec, imported for one use and not kept: it is needed
+    # at boot and when a settings menu closes only.
+    import sys
+    from pisti_app import prefs
+    sys.modules.pop("pisti_app.prefs", None)
+    pkg = sys.modules.get("pisti_app")
+    if pkg is not None and hasattr(pkg, "prefs"):
+        delattr(pkg, "prefs")
+    return prefs
+
+
+def default_prefs():
+    """The settings of a new console (a dict)."""
+    return _prefs().defaults()
+
+
+class Saves:
+    """The console's saves on ``nvm`` (``microcontroller.nvm`` or a bytearray).
+
+    ``state`` is the store's load result ('ok', 'recovered', 'reset') and
+    ``notice`` one line about it ('' when there is nothing to say)."""
+
+    def __init__(self, nvm, reserve=RESERVE):
+        self.nvm = nvm
+        # The store's image buffer, allocated once while the heap is clean:
+        # a compaction mid-game then needs no 4 KB of contiguous memory.
+        self.store = Store(nvm, reserve, bytearray(len(nvm)))
+        self.state = self.store.load()
+        self.notice = self.store.notice
+
+    def _flag(self, notice):
+        if self.state == "ok":
+            self.state = "recovered"
+        if not self.notice:
+            self.notice = notice
+
+    @property
+    def erases(self):
+        """Sector erases so far: the nvm's own count when it keeps one (the
+        desktop rig's), else those this store caused."""
+        n = getattr(self.nvm, "erases", None)
+        return self.store.erases_caused if n is None else n
+
+    # -- settings ----------------------------------------------------------------
+    def read_prefs(self, prefs):
+        """Apply the saved settings to ``prefs``; True if there were some."""
+        return _prefs().unpack(self.store.settings, prefs)
+
+    def write_prefs(self, prefs):
+        """Save the settings (no write when they did not change)."""
+        self.store.put_settings(_prefs().pack(prefs))
+
+    # -- ranking -------------------------------------------------------------------
+    def read_ranking(self):
+        """The saved ranking (empty when there is none or it does not read)."""
+        from pisti_core.table import Ranking
+        try:
+            return Ranking.from_bytes(self.store.ranking)
+        except ValueError:
+            self._flag("nvm: the saved ranking did not read; it starts again")
+            return Ranking()
+
+    def write_ranking(self, ranking):
+        """Save the ranking (T-2), stamp included."""
+        self.store.put_ranking(ranking.to_bytes())
+
+    # -- the game in progress ------------------------------------------------------
+    def kept(self, below=None, stamp=-1):
+        """The saved game as a GameSession, or None. A rated game whose
+        number is the ranking's ``stamp`` was recorded already (its end was
+        cut off): it is closed now. A game that does not replay is dropped."""
+        st = self.store
+        if st.game_header is None:
+            return None
+        from pisti_app.session import GameSession
+        try:
+            s = GameSession.restore(st.game_header, st.game_actions, below)
+        except ValueError:
+            self._flag("nvm: the saved game did not replay; it was dropped")
+            st.end_game()
+            return None
+        if s.rated and s.number == stamp:
+            st.end_game()
+            return None
+        return s
+
+    def start(self, session):
+        """Save the hand just dealt (its header: deck, totals, ...), before it is shown."""
+        self.store.start_game(session.header())
+
+    def add(self, actions):
+        """Append action bytes of the hand in play, before their result is shown."""
+        n = len(actions)
+        i = 0
+        while i < n:
+            self.store.add_actions(actions[i:i + 254])
+            i += 254
+
+    def end(self):
+        """No game in progress any more (the match ended or was left)."""
+        self.store.end_game()
