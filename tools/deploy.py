@@ -939,7 +939,7 @@ def resolve_drive(args) -> tuple[Path, BootInfo | None]:
         if not drives:
             raise DeployError(
                 "no CIRCUITPY drive found: plug the board in with a data USB cable, wait for the CIRCUITPY "
-                "drive to appear (install CircuitPython first, see tools/HARDWARE.md), or pass --to PATH"
+                "drive to appear (install CircuitPython first, see the README's hardware guide), or pass --to PATH"
             )
         if len(drives) > 1:
             raise DeployError(
@@ -978,7 +978,7 @@ def run(args, runner: Runner = run_subprocess, out=print, err=None) -> int:
             raise DeployError(
                 f"the board runs CircuitPython {info.version}, older than {MIN_MAJOR}: install CircuitPython "
                 f"9 or 10 from https://circuitpython.org/board/{info.board_id or 'raspberry_pi_pico'}/ first "
-                "(tools/HARDWARE.md explains how)"
+                "(the README's hardware guide explains how)"
             )
     else:
         out("  board: unknown (no usable boot_out.txt; --force)")

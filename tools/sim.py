@@ -77,7 +77,7 @@ def build_parser():
     p.add_argument("--record", metavar="FILE.gif", help="write every frame as an animated GIF, 4x")
     p.add_argument("--status", action="store_true", help="print one JSON line with the app's status at exit")
     p.add_argument("--bot", action="append", default=[], metavar="SEAT=PROGRAM",
-                   help="an outside bot (JSON Lines, tools/BOTS.md) plays SEAT")
+                   help="an outside bot (JSON Lines, README.md) plays SEAT")
     p.add_argument("--nvm", metavar="PATH", help="file behind microcontroller.nvm (kept across runs)")
     p.add_argument("--rated", action="store_true", help="with --start: a rated game (T-1, PISTI_RATED)")
     p.add_argument("--power-cut-after-bytes", type=int, metavar="N", dest="power_cut",
