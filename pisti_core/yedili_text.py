@@ -10,7 +10,21 @@ load it; self-play never does.
 """
 
 from pisti_core.cards import RANK, SUITS, IllegalActionError, card_str, cards_str, parse_card
-from pisti_core.yedili import DRAW, JACK_BASE, PASS, PICK
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+# The engine's action codes (pisti_core.yedili), repeated so that this module
+# compiles without the engine's source in the same heap; a test keeps them equal.
+JACK_BASE = const(64)
+DRAW = const(80)
+PASS = const(81)
+PICK = const(128)
 
 _JACK = 10
 

@@ -60,3 +60,10 @@ def test_import_from_source_fits_in_64K(build, tmp_path, module):
     r = mpy.run_code("import pisti_core.%s\nprint('imported')\n" % module, "64K",
                      path=(str(tmp_path),))
     assert r.returncode == 0 and "imported" in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("module", CORE_MODULES)
+def test_import_from_source_with_its_imports_fits_in_64K(module):
+    # The module and everything it imports, all from .py, compiled in the heap.
+    r = mpy.run_code("import pisti_core.%s\nprint('imported')\n" % module, "64K")
+    assert r.returncode == 0 and "imported" in r.stdout, r.stdout + r.stderr

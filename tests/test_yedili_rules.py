@@ -1237,3 +1237,9 @@ def test_Y1_to_Y15_the_engine_agrees_with_a_second_reading_on_random_hands(playe
         assert st.mult == ref.mult and st.penalties() == ref.penalties()
         wins += ref.winner is not None
     assert wins > 5  # the hands do reach Y-12 and Y-15, not only Y-13
+
+
+def test_R2_notation_module_uses_the_engine_action_codes():
+    from pisti_core import yedili_text
+    for name in ("JACK_BASE", "DRAW", "PASS", "PICK"):
+        assert getattr(yedili_text, name) == getattr(Y, name)
