@@ -6,8 +6,8 @@
 
 :class:`App` ties the console together: a stack of screens, the logical
 keys, the bots (``app.bots[seat]``, anything with ``choose(obs)``; an
-outside program may replace one), the game session, sound, and a display
-refresh only when something changed. ``tick()`` is called about every
+outside program takes a seat with ``app.seat_bot(seat, bot)``), the game
+session, sound, and a display refresh only when something changed. ``tick()`` is called about every
 10 ms by :func:`pisti_app.run`.
 
 Saves (:mod:`pisti_app.saves`) live in ``hw.nvm`` (``microcontroller.nvm``):
@@ -80,6 +80,7 @@ class App(GameFlow):
         self.input = Input(hw.keys, hw.key_names)
         self.sound = Sound(hw.buzzer)
         self.bots = [None, None, None, None]
+        self.outside_bots = {}  # seat -> bot or factory: see seat_bot()
         self.session = None
         self.kept = None  # a game left to Continue (GameSession), saved in nvm
         self.refreshes = 0

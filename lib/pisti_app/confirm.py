@@ -6,8 +6,9 @@
 
 A question or a notice over the whole screen: a title bar (with the move
 timer on the right while a rated game runs), up to five wrapped lines of
-small text and a key line. With a question, A answers yes and B no; a
-notice has only A (B does the same).
+small text and a key line (on a 32-px display two lines at a time, scrolled
+with UP/DOWN, the title bar's arrows saying there is more). With a
+question, A answers yes and B no; a notice has only A (B does the same).
 """
 
 from pisti_app import gfx
@@ -16,6 +17,7 @@ from pisti_app.screen import Screen
 from pisti_app.util import const
 
 _LINES = const(5)
+_C_LINES = const(2)  # 32-px layout
 
 
 class Confirm(Screen):
@@ -31,27 +33,56 @@ class Confirm(Screen):
         self.on_no = on_no
         self.text = text
         g = self.group
-        g.append(gfx.box(128, 9, 0, 0))
-        self.title = gfx.label("small", title, 2, 1)
+        c = self.compact
+        g.append(gfx.box(128, 8 if c else 9, 0, 0))
+        self.title = gfx.label("small", title, 2, 0 if c else 1)
         self.title.color = gfx.BLACK
         g.append(self.title)
-        self.clock = gfx.label("small", "", 126, 1, anchor=(1.0, 0.0))
+        self.clock = gfx.label("small", "", 126, 0 if c else 1, anchor=(1.0, 0.0))
         self.clock.color = gfx.BLACK
         g.append(self.clock)
-        self.lines = wrap(text)[0:_LINES]
-        for i in range(len(self.lines)):
-            g.append(gfx.label("small", self.lines[i], 0, 12 + 8 * i))
+        self.all_lines = wrap(text)
+        self.top = 0
+        self.lines = self.all_lines[0:_LINES]
+        self.rows = []
+        for i in range(_C_LINES if c else len(self.lines)):
+            lbl = gfx.label("small", "" if c else self.lines[i], 0, (8 if c else 12) + 8 * i)
+            g.append(lbl)
+            self.rows.append(lbl)
+        self.more = None
+        if c:
+            self.more = gfx.label("small", "", 127, 24, anchor=(1.0, 0.0))
+            g.append(self.more)
+        else:
+            g.append(gfx.box(128, 1, 0, 54))
         self.keys_text = keys_text
-        g.append(gfx.box(128, 1, 0, 54))
-        g.append(gfx.label("small", keys_text, 64, 56, anchor=(0.5, 0.0)))
+        g.append(gfx.label("small", keys_text, 0 if c else 64, 24 if c else 56,
+                           anchor=(0.0 if c else 0.5, 0.0)))
+        if c:
+            self.scroll(0)
         self.message = text.replace("\n", " ")
         app.dirty = True
 
     def close(self):
         self.app.forget("pisti_app.confirm")
 
+    def scroll(self, step):
+        """32-px layout: show the wrapped text from line ``top + step``."""
+        lines = self.all_lines
+        n = len(self.rows)
+        self.top = max(0, min(self.top + step, len(lines) - n))
+        for i in range(n):
+            k = self.top + i
+            text = lines[k] if k < len(lines) else ""
+            if self.rows[i].text != text:
+                self.rows[i].text = text
+        self.more.text = ("\u25b2" if self.top > 0 else "") + ("\u25bc" if self.top + n < len(lines) else "")
+        self.app.dirty = True
+
     def key(self, code):
-        if code == K.OK or (self.on_no is None and code in (K.BACK, K.MENU)):
+        if self.more is not None and code in (K.UP, K.DOWN):
+            self.scroll(1 if code == K.DOWN else -1)
+        elif code == K.OK or (self.on_no is None and code in (K.BACK, K.MENU)):
             self.on_yes()
         elif code in (K.BACK, K.MENU):
             self.on_no()

@@ -42,6 +42,33 @@ class GameFlow:
             lv = s.levels[seat]
             if lv is not None:
                 self.bots[seat] = make_bot(s.game, lv, random)
+        seats = sorted(self.outside_bots)  # the outside-bot hook goes first
+        for seat in seats:
+            self._seat_outside(seat)
+
+    def seat_bot(self, seat, bot):
+        """The outside-bot hook: ``bot`` plays ``seat`` (0 is the person's)
+        in this game, if one is on, and in every game started or continued
+        later; ``None`` gives the seat back. ``bot`` is anything with
+        ``choose(obs)``, or a factory ``bot(game, seat, players)`` returning
+        one (or None to leave the seat as it is), called when a game starts.
+        Safe before the first bot move: tables move bots on ``tick()`` only."""
+        if bot is None:
+            self.outside_bots.pop(seat, None)
+            return
+        self.outside_bots[seat] = bot
+        if self.session is not None:
+            self._seat_outside(seat)
+
+    def _seat_outside(self, seat):
+        s = self.session
+        if seat >= s.players:
+            return
+        bot = self.outside_bots[seat]
+        if not hasattr(bot, "choose"):
+            bot = bot(s.game, seat, s.players)
+        if bot is not None:
+            self.bots[seat] = bot
 
     def _table(self):
         if self.session.game == "pisti":

@@ -5,8 +5,9 @@
 ================
 
 Text screens: paged, word-wrapped text in the small font (rules, About,
-Rankings, the scores of the game in play). UP/DOWN scroll a line, LEFT/RIGHT
-turn the page, B goes back.
+Rankings, the scores of the game in play): seven lines under the title bar,
+three on a 32-px display. UP/DOWN scroll a line, LEFT/RIGHT turn the page,
+B goes back.
 """
 
 import gc
@@ -20,6 +21,7 @@ from pisti_app.strings import t
 from pisti_app.util import const
 
 _LINES = const(7)
+_C_LINES = const(3)  # 32-px layout
 _COLS = const(25)
 
 
@@ -62,7 +64,8 @@ class TextPages(Screen):
         self.mark.color = gfx.BLACK
         g.append(self.mark)
         self.rows = []
-        for i in range(_LINES):
+        self.nlines = _C_LINES if self.compact else _LINES
+        for i in range(self.nlines):
             lbl = gfx.label("small", "", 0, 8 + 8 * i)
             g.append(lbl)
             self.rows.append(lbl)
@@ -80,17 +83,18 @@ class TextPages(Screen):
     def draw(self):
         """Show the current page from line ``top``."""
         title, lines = self.pages[self.page]
-        self.top = max(0, min(self.top, len(lines) - _LINES))
+        n = self.nlines
+        self.top = max(0, min(self.top, len(lines) - n))
         _set(self.title, title)
         more = self.timer_text + " " if self.timer_text else ""
         if self.top > 0:
             more += "\u25b2"
-        if self.top + _LINES < len(lines):
+        if self.top + n < len(lines):
             more += "\u25bc"
         if len(self.pages) > 1:
             more += " %d/%d" % (self.page + 1, len(self.pages))
         _set(self.mark, more)
-        for i in range(_LINES):
+        for i in range(n):
             k = self.top + i
             _set(self.rows[i], lines[k] if k < len(lines) else "")
         self.app.dirty = True
@@ -98,7 +102,7 @@ class TextPages(Screen):
     def key(self, code):
         lines = self.pages[self.page][1]
         if code == K.DOWN:
-            if self.top + _LINES < len(lines):
+            if self.top + self.nlines < len(lines):
                 self.top += 1
             elif self.page + 1 < len(self.pages):
                 self.page += 1

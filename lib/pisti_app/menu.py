@@ -6,7 +6,9 @@
 
 A scrolling list menu: a title bar, four rows in the medium font (a row may
 carry a value changed with LEFT/RIGHT, or by OK on three-button boards) and
-a help line. Labels are allocated once; scrolling only changes their text.
+a help line; on a 32-px display two rows and no help line (the title bar's
+arrows say there is more). Labels are allocated once; scrolling only
+changes their text.
 """
 
 from pisti_app import gfx
@@ -18,6 +20,9 @@ from pisti_app.util import const
 _ROWS = const(4)
 _ROW_Y = const(10)
 _ROW_H = const(11)
+_C_ROWS = const(2)  # 32-px layout: two rows of 12 px under an 8-px title bar
+_C_ROW_Y = const(8)
+_C_ROW_H = const(12)
 
 
 class Item:
@@ -46,30 +51,34 @@ class ListMenu(Screen):
         self.owner = owner
         self.help_key = help_key
         g = self.group
-        g.append(gfx.box(128, 9, 0, 0))
-        self.title = gfx.label("small", "", 2, 1)
+        c = self.compact
+        self.rows, self.row_y, self.row_h = (_C_ROWS, _C_ROW_Y, _C_ROW_H) if c else (_ROWS, _ROW_Y, _ROW_H)
+        g.append(gfx.box(128, 8 if c else 9, 0, 0))
+        self.title = gfx.label("small", "", 2, 0 if c else 1)
         self.title.color = gfx.BLACK
         g.append(self.title)
-        self.bar = gfx.box(128, _ROW_H, 0, _ROW_Y)
+        self.bar = gfx.box(128, self.row_h, 0, self.row_y)
         g.append(self.bar)
         self.left = []
         self.right = []
-        for i in range(_ROWS):
-            y = _ROW_Y + i * _ROW_H
+        for i in range(self.rows):
+            y = self.row_y + i * self.row_h + (1 if c else 0)
             a = gfx.label("medium", "", 3, y + 1)
             b = gfx.label("medium", "", 125, y + 1, anchor=(1.0, 0.0))
             g.append(a)
             g.append(b)
             self.left.append(a)
             self.right.append(b)
-        self.more_up = gfx.label("small", "", 127, 1, anchor=(1.0, 0.0))
+        ty = 0 if c else 1
+        self.more_up = gfx.label("small", "", 127, ty, anchor=(1.0, 0.0))
         self.more_up.color = gfx.BLACK
         g.append(self.more_up)
-        self.clock = gfx.label("small", "", 114, 1, anchor=(1.0, 0.0))  # T-3 move timer
+        self.clock = gfx.label("small", "", 114, ty, anchor=(1.0, 0.0))  # T-3 move timer
         self.clock.color = gfx.BLACK
         g.append(self.clock)
-        self.help = gfx.label("small", "", 0, 56)
-        g.append(self.help)
+        self.help = None if c else gfx.label("small", "", 0, 56)
+        if self.help is not None:
+            g.append(self.help)
         self.cursor = 0
         self.top = 0
         self.set(title, items)
@@ -98,13 +107,14 @@ class ListMenu(Screen):
 
     def draw(self):
         """Update every label from the items and the cursor."""
+        rows = self.rows
         if self.cursor < self.top:
             self.top = self.cursor
-        elif self.cursor >= self.top + _ROWS:
-            self.top = self.cursor - _ROWS + 1
-        self.top = max(0, min(self.top, len(self.items) - _ROWS))
+        elif self.cursor >= self.top + rows:
+            self.top = self.cursor - rows + 1
+        self.top = max(0, min(self.top, len(self.items) - rows))
         _set(self.title, self.title_text)
-        for i in range(_ROWS):
+        for i in range(rows):
             k = self.top + i
             a = self.left[i]
             b = self.right[i]
@@ -124,11 +134,12 @@ class ListMenu(Screen):
             else:
                 _set(a, "")
                 _set(b, "")
-        self.bar.y = _ROW_Y + (self.cursor - self.top) * _ROW_H
+        self.bar.y = self.row_y + (self.cursor - self.top) * self.row_h
         up = self.top > 0
-        down = self.top + _ROWS < len(self.items)
+        down = self.top + rows < len(self.items)
         _set(self.more_up, ("\u25b2" if up else "") + ("\u25bc" if down else ""))
-        _set(self.help, t(self.help_key))
+        if self.help is not None:
+            _set(self.help, t(self.help_key))
         self.app.dirty = True
 
     def key(self, code):

@@ -12,6 +12,13 @@ The Pişti table (P-1 .. P-12) at 128x64::
     message line (turn, last play, help)
     [A♣] [10♦] [J♠] [K♦]                    your hand, cursor inverted
 
+At 128x32 (``compact``)::
+
+    You 12  3  45            Bot 34     scores, the opponents' counts, timer
+    message line
+    [6♠] x2   [10♠][7♠][J♠]             pile top, its size and the bottom
+         7♣                             card (P-5), your hand
+
 Partners (4 players) sit right, top and left. A capture shows the capturing
 card on the pile for a moment; a pişti pops a toast and a tune.
 """
@@ -20,7 +27,7 @@ from pisti_app import gfx
 from pisti_app import keys as K
 from pisti_app.names import card_text, side_name
 from pisti_app.strings import t
-from pisti_app.table import TableBase
+from pisti_app.table import CARD_Y, INFO_X, TableBase, hand_x
 
 _CHIP_X = (2, 34, 66, 98)
 
@@ -30,10 +37,29 @@ class PistiTable(TableBase):
 
     MSG_Y = 40
     BADGE_Y = 17
+    BADGE_PITCH = 8  # 32 px: Pişti hands hold at most 4 cards
 
     def __init__(self, app):
         super().__init__(app)
         g = self.group
+        self.cursor = 0
+        self.capture = None  # (card, cards taken, side) while a capture is held
+        if self.compact:
+            self.under = ()
+            self.pile = gfx.Card(gfx.MINI, 0, CARD_Y)
+            g.append(self.pile.tile)
+            self.pile_n = gfx.label("small", "", INFO_X, 16)
+            g.append(self.pile_n)
+            self.bottom = self.stock = None  # P-5: the bottom card as text
+            self.deal_n = gfx.label("small", "", INFO_X, 24)
+            g.append(self.deal_n)
+            self.chips = []
+            for i in range(4):
+                c = gfx.Card(gfx.MINI, hand_x(i), CARD_Y)
+                g.append(c.tile)
+                self.chips.append(c)
+            self.finish()
+            return
         self.under = []  # P-8: the face-down centre cards peek out under the pile
         for i in range(3):
             c = gfx.Card(gfx.TINY, 38 + 4 * i, 14 + i)
@@ -54,8 +80,6 @@ class PistiTable(TableBase):
             c = gfx.Card(gfx.CHIP, x, 49)
             g.append(c.tile)
             self.chips.append(c)
-        self.cursor = 0
-        self.capture = None  # (card, cards taken, side) while a capture is held
         self.finish()
 
     # -- drawing -------------------------------------------------------------------
@@ -76,9 +100,11 @@ class PistiTable(TableBase):
             self.pile.select(False)
             self.pile.show(pile[-1] if pile else gfx.EMPTY)
             self.pile_n.text = ("\u00d7%d" % len(pile)) if len(pile) > 1 else ""
-        for i in range(3):
+        for i in range(len(self.under)):
             self.under[i].show(gfx.BACK if i < h.hidden else gfx.NONE)
-        if h.stock:
+        if self.stock is None:  # 32 px: the bottom card while the stock lasts
+            self.deal_n.text = card_text(h.deck[51]) if h.stock else ""
+        elif h.stock:
             self.stock.show(gfx.BACK, h.stock)
             self.bottom.show(h.deck[51])  # P-5: the bottom card is shown to all
             per = 4 * s.players

@@ -8,7 +8,9 @@ The end-of-hand breakdown and the match end. Pişti: per side the cards
 taken and the points for aces, jacks, 2♣, 10♦, the majority, piştis and
 Jack piştis (P-12), then the hand and match totals. Pis Yedili: per seat the
 hand's penalty (multiplied, Y-14), the Muamele points (Y-15) and the total,
-the multiplier and the Muamele cards.
+the multiplier and the Muamele cards. On a 32-px display three rows show at
+a time under the title bar; UP/DOWN (A/C on three buttons) scroll, the
+title bar's arrows say there is more.
 """
 
 from pisti_app import gfx
@@ -16,6 +18,9 @@ from pisti_app import keys as K
 from pisti_app.names import card_text, seat_name, side_name
 from pisti_app.screen import Screen
 from pisti_app.strings import t
+from pisti_app.util import const
+
+_C_ROWS = const(3)  # 32-px layout: rows shown at once
 
 
 class _Rows(Screen):
@@ -33,15 +38,63 @@ class _Rows(Screen):
         g.append(self.title_r)
         self.cells = []
 
+        self.spec = []  # 32 px: every (row, x, text, right), shown _C_ROWS rows at a time
+        self.first = 0
+        self.more = None
+        if self.compact:
+            self.more = gfx.label("small", "", 127, 0, anchor=(1.0, 0.0))
+            self.more.color = gfx.BLACK
+            g.append(self.more)
+
     def cell(self, x, row, text, right=False):
-        """A label at column ``x`` (right-aligned if ``right``) of ``row`` 1..7."""
+        """A label at column ``x`` (right-aligned if ``right``) of ``row`` 1..7
+        (32 px: any row; :meth:`draw` shows them)."""
+        if self.compact:
+            self.spec.append((row, x, text, right))
+            return None
         lbl = gfx.label("small", text, x, 8 * row, anchor=(1.0 if right else 0.0, 0.0))
         self.group.append(lbl)
         self.cells.append(lbl)
         return lbl
 
+    def rows_total(self):
+        """32 px: the number of rows in :attr:`spec`."""
+        n = 0
+        for sp in self.spec:
+            n = max(n, sp[0])
+        return n
+
+    def draw(self):
+        """32 px: (re)make the labels of rows ``first + 1 .. first + 3``."""
+        g = self.group
+        for lbl in self.cells:
+            g.remove(lbl)
+        self.cells = []
+        n = self.rows_total()
+        self.first = max(0, min(self.first, n - _C_ROWS))
+        for row, x, text, right in self.spec:
+            k = row - 1 - self.first
+            if 0 <= k < _C_ROWS and text:
+                lbl = gfx.label("small", text, x, 8 + 8 * k, anchor=(1.0 if right else 0.0, 0.0))
+                g.append(lbl)
+                self.cells.append(lbl)
+        self.more.text = ("\u25b2" if self.first > 0 else "") + ("\u25bc" if self.first + _C_ROWS < n else "")
+        ay = self.title_r.anchored_position[1]
+        self.title_r.anchored_position = (127 - (11 if self.more.text else 0), ay)
+        self.app.dirty = True
+
+    def scroll(self, code):
+        """32 px: UP/DOWN move the rows shown; True if ``code`` was one."""
+        if self.more is None or code not in (K.UP, K.DOWN):
+            return False
+        self.first += 1 if code == K.DOWN else -1
+        self.draw()
+        return True
+
     def texts(self):
         """Every text on the screen (for status and tests)."""
+        if self.compact:
+            return [self.title.text, self.title_r.text] + [sp[2] for sp in self.spec]
         return [self.title.text, self.title_r.text] + [c.text for c in self.cells]
 
     def status(self, st):
@@ -65,6 +118,8 @@ class HandEnd(_Rows):
             self.pisti(h)
         else:
             self.yedili(h)
+        if self.compact:
+            self.draw()
         app.dirty = True
 
     def pisti(self, h):
@@ -75,6 +130,17 @@ class HandEnd(_Rows):
         left = (("cards", "cards"), ("aces", "aces"), ("jacks", "jacks"),
                 ("two_clubs", "two_clubs"), ("ten_diamonds", "ten_diamonds"))
         right = (("majority", "majority"), ("pisti", "pistis"), ("jack_pisti", "jack_pistis"))
+        if self.compact:  # one column: hand and match totals first, then the P-12 lines
+            self.cell(0, 1, t("r_hand"))
+            self.cell(127, 1, "%d:%d" % (r[0]["total"], r[1]["total"]), True)
+            self.cell(0, 2, t("r_match") % m.target)
+            self.cell(127, 2, "%d:%d" % (m.totals[0], m.totals[1]), True)
+            both = left + right
+            for i in range(len(both)):
+                key, label = both[i]
+                self.cell(0, i + 3, t("r_" + label))
+                self.cell(127, i + 3, self.pair(r, key), True)
+            return
         for i in range(len(left)):
             key, label = left[i]
             self.cell(0, i + 1, t("r_" + label))
@@ -129,12 +195,14 @@ class HandEnd(_Rows):
         if mu_text:
             from pisti_app.info import wrap
             for line in wrap(t("muamele") + ": " + ", ".join(mu_text)):
-                if row > 7:
+                if row > 7 and not self.compact:
                     break
                 self.cell(0, row, line)
                 row += 1
 
     def key(self, code):
+        if self.scroll(code):
+            return
         if code == K.OK:
             self.app.next_hand()
 
@@ -163,24 +231,33 @@ class MatchEnd(_Rows):
             head = t("you_won")
         else:
             head = t("winner_is") % (side_name(s, win[0]) if s.game == "pisti" else seat_name(s, win[0]))
-        big = gfx.label("medium", head, 64, 10, anchor=(0.5, 0.0))
-        self.group.append(big)
-        self.cells.append(big)
-        row = 3
+        c = self.compact
+        if c:
+            self.cell(0, 1, head)
+        else:
+            big = gfx.label("medium", head, 64, 10, anchor=(0.5, 0.0))
+            self.group.append(big)
+            self.cells.append(big)
+        row = 2 if c else 3
         for i in range(m.sides):
             name = side_name(s, i) if s.game == "pisti" else seat_name(s, i)
             x = 0 if i % 2 == 0 else 66
             self.cell(x, row + i // 2, name)
             self.cell(x + 60, row + i // 2, str(m.totals[i]), True)
+        row = row + (m.sides + 1) // 2 if c else 6
         if points is None:  # T-1: practice is never recorded
-            self.cell(0, 6, t("practice_end"))
+            self.cell(0, row, t("practice_end"))
         else:
-            self.cell(0, 6, t("rank_points") % (t(s.game), points))
-        self.cell(0, 7, t("hands_played") % s.hands_done)
+            self.cell(0, row, t("rank_points") % (t(s.game), points))
+        self.cell(0, row + 1, t("hands_played") % s.hands_done)
+        if c:
+            self.draw()
         won = points > 0 if points is not None else mine and len(win) == 1
         app.sound.play("win" if won else "lose", app.now)
         app.dirty = True
 
     def key(self, code):
+        if self.scroll(code):
+            return
         if code == K.OK or code == K.BACK:
             self.app.end_match()

@@ -8,6 +8,9 @@ The base of every screen: a ``displayio.Group`` built once, logical keys
 in, a tick for timers, and a few fields for ``App.status()``. Screens that
 list things vertically read PREV/NEXT (three-button boards) as UP/DOWN,
 the card tables read them as LEFT/RIGHT.
+
+``compact`` is True on a display less than 64 px high (the FeatherWing's
+128x32): each screen picks its 32-px layout once, when it is made.
 """
 
 import displayio
@@ -24,6 +27,7 @@ class Screen:
 
     def __init__(self, app):
         self.app = app
+        self.compact = app.height < 64  # the 128x32 layout (FeatherWing OLED)
         self.group = displayio.Group()
         self.message = ""
         self.clock = None  # a label for the move timer, if the screen has a top bar

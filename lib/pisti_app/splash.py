@@ -5,7 +5,8 @@
 ==================
 
 The title screen: the name in double-size letters over a fan of cards, the
-version, and a blinking prompt (or, steady, the one-line notice about the
+version, and a blinking prompt (on a 32-px display the name and the prompt
+on the left, the fan on the right) (or, steady, the one-line notice about the
 saves when the nvm was found damaged or foreign). Any key, or a few
 seconds, opens the menu.
 """
@@ -28,16 +29,22 @@ class Splash(Screen):
     def __init__(self, app, now):
         super().__init__(app)
         g = self.group
-        title = gfx.label("medium", "P\u0130\u015eT\u0130", 64, 1, anchor=(0.5, 0.0), scale=2)
+        c = self.compact
+        cx = 32 if c else 64
+        title = gfx.label("medium", "P\u0130\u015eT\u0130", cx, 2 if c else 1, anchor=(0.5, 0.0), scale=2)
         g.append(title)
         for i in range(len(_FAN)):
-            c = gfx.Card(gfx.MED, 28 + i * 15, 24)
-            c.show(_FAN[i])
-            g.append(c.tile)
-        self.prompt = gfx.label("small", "", 64, 56, anchor=(0.5, 0.0))
+            if c:
+                card = gfx.Card(gfx.MED, 66 + i * 12, 0)
+            else:
+                card = gfx.Card(gfx.MED, 28 + i * 15, 24)
+            card.show(_FAN[i])
+            g.append(card.tile)
+        self.prompt = gfx.label("small", "", 0 if c else 64, 24 if c else 56,
+                                anchor=(0.0 if c else 0.5, 0.0))
         g.append(self.prompt)
         from pisti_app import __version__
-        g.append(gfx.label("small", "v" + __version__, 127, 46, anchor=(1.0, 0.0)))
+        g.append(gfx.label("small", "v" + __version__, 127, 24 if c else 46, anchor=(1.0, 0.0)))
         self.until = ticks_add(now, _SHOW_MS)
         self.blink = ticks_add(now, _BLINK_MS)
         self.on = True

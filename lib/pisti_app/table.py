@@ -11,6 +11,13 @@ the pacing: every play, the person's or a bot's, is held on screen for the
 bot delay before the next bot moves (one bot move per visible step), and
 the move timer of rated games in the top bar (T-3).
 
+On a 32-px display (``compact``) the tables share one plan: the top bar
+(scores at the ends; each opponent's card count in the middle, left seat
+first, inverted while that seat is to move; the move timer after them),
+the message line at y 8, and a row of :data:`gfx.MINI` cards at y 18: the
+pile or top card on the left, two short lines of pile facts beside it
+(:data:`INFO_X`), then the hand (:func:`hand_x`).
+
 Saving (T-6): when the person decides, the bots' replies up to the
 person's next turn are chosen at once (each bot from its own observation,
 T-5) on a copy of the hand, and the person's action and those replies are
@@ -27,7 +34,7 @@ from pisti_app import keys as K
 from pisti_app.names import seat_name
 from pisti_app.screen import Screen
 from pisti_app.strings import t
-from pisti_app.util import ticks_add, ticks_diff
+from pisti_app.util import const, ticks_add, ticks_diff
 
 
 def seat_places(n):
@@ -40,10 +47,33 @@ def seat_places(n):
     return (None, "right", "top", "left")
 
 
-class Badge:
-    """An opponent: a small card back and the number of cards held."""
+#: 32-px layout: the two lines beside the pile (x), the hand's first card
+#: (x), the pitch of the hand's cards (their borders overlap), where the
+#: card row and the message line start (y).
+INFO_X = const(21)
+HAND_X = const(46)
+HAND_PITCH = const(19)
+CARD_Y = const(18)
+C_MSG_Y = const(8)
 
-    def __init__(self, group, place, y):
+
+def hand_x(i):
+    """32-px layout: x of the hand's card ``i``."""
+    return HAND_X + i * HAND_PITCH
+
+
+class Badge:
+    """An opponent: a small card back and the number of cards held (on a
+    32-px display only the number, at ``x`` in the top bar)."""
+
+    def __init__(self, group, place, y, x=None):
+        self.icon = None
+        if x is not None:
+            self.count = gfx.label("small", "", x, 0)
+            group.append(self.count)
+            self.warn = False
+            self.active = False
+            return
         if place == "top":
             x, lx, anchor, ly = 57, 66, (0.0, 0.0), 0
             y = 0
@@ -60,11 +90,18 @@ class Badge:
 
     def set(self, n, active, warn=False):
         """Show ``n`` cards; ``active`` while the seat is to move; ``warn``
-        (one card left) inverts the number."""
-        self.icon.select(active)
+        (one card left) inverts the number (on a 32-px display: '!' after
+        it, and the number inverted while the seat is to move)."""
         text = ("%d!" % n) if warn else str(n)
         if self.count.text != text:
             self.count.text = text
+        if self.icon is None:
+            if active != self.active:
+                self.active = active
+                self.count.background_color = gfx.WHITE if active else None
+                self.count.color = gfx.BLACK if active else gfx.WHITE
+            return
+        self.icon.select(active)
         if warn != self.warn:
             self.warn = warn
             self.count.background_color = gfx.WHITE if warn else None
@@ -75,17 +112,17 @@ class Toast:
     """A white panel over the middle of the table: one big line (double
     size) or up to three small ones, black on white."""
 
-    def __init__(self, group, height):
+    def __init__(self, group, height, top=10):
         self.g = displayio.Group()
         self.g.hidden = True
-        self.box = gfx.box(128, height, 0, 10)
+        self.box = gfx.box(128, height, 0, top)
         self.g.append(self.box)
-        self.big = gfx.label("medium", "", 64, 10 + (height - 20) // 2, anchor=(0.5, 0.0), scale=2)
+        self.big = gfx.label("medium", "", 64, top + (height - 20) // 2, anchor=(0.5, 0.0), scale=2)
         self.big.color = gfx.BLACK
         self.g.append(self.big)
         self.lines = []
         for i in range(3):
-            lbl = gfx.label("small", "", 64, 10 + (height - 24) // 2 + 8 * i, anchor=(0.5, 0.0))
+            lbl = gfx.label("small", "", 64, top + (height - 24) // 2 + 8 * i, anchor=(0.5, 0.0))
             lbl.color = gfx.BLACK
             self.g.append(lbl)
             self.lines.append(lbl)
@@ -119,6 +156,7 @@ class TableBase(Screen):
     clock_on_white = False
     MSG_Y = 40
     BADGE_Y = 16
+    BADGE_PITCH = 13  # 32 px: room for "12" or "1!"
 
     def __init__(self, app):
         super().__init__(app)
@@ -130,24 +168,33 @@ class TableBase(Screen):
         self.flash = ""
         self.flash_until = None
         g = self.group
+        c = self.compact
         self.score_l = gfx.label("small", "", 0, 0)
         self.score_r = gfx.label("small", "", 127, 0, anchor=(1.0, 0.0))
         g.append(self.score_l)
         g.append(self.score_r)
-        self.clock = gfx.label("small", "", 54, 0, anchor=(1.0, 0.0))  # T-3 move timer
-        g.append(self.clock)
         n = self.s.players
+        # T-3 move timer: after the opponents' counts on a 32-px display
+        pitch = self.BADGE_PITCH
+        self.clock = gfx.label("small", "", 39 + pitch * (n - 1) if c else 54, 0,
+                               anchor=(0.0 if c else 1.0, 0.0))
+        g.append(self.clock)
         places = seat_places(n)
         self.badges = [None] * n
         for seat in range(1, n):
-            self.badges[seat] = Badge(g, places[seat], self.BADGE_Y)
-        self.msg = gfx.label("small", "", 0, self.MSG_Y)
+            # 32 px: left to right as they sit (left, top, right = seat n-1 .. 1)
+            self.badges[seat] = Badge(g, places[seat], self.BADGE_Y,
+                                       38 + pitch * (n - 1 - seat) if c else None)
+        self.msg = gfx.label("small", "", 0, C_MSG_Y if c else self.MSG_Y)
         g.append(self.msg)
         self.hold(app.delay())  # let the new deal be seen before a bot leads
 
     def finish(self):
         """Add the toast last (on top) and draw everything once."""
-        self.toast = Toast(self.group, self.MSG_Y - 11)
+        if self.compact:  # over the message line and the cards
+            self.toast = Toast(self.group, 24, C_MSG_Y)
+        else:
+            self.toast = Toast(self.group, self.MSG_Y - 11)
         self.sync()
 
     # -- state ------------------------------------------------------------------

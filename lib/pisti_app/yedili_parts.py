@@ -30,11 +30,14 @@ def sort_key(c):
 
 
 class SuitPicker:
-    """Four suits in a framed panel; the chosen one inverted."""
+    """Four suits in a framed panel; the chosen one inverted (``compact``:
+    the panel covers the message line and the cards of a 32-px table)."""
 
-    def __init__(self, group):
-        self.bm = displayio.Bitmap(128, 26, 2)
-        self.tile = displayio.TileGrid(self.bm, pixel_shader=gfx.palette("text"), x=0, y=10)
+    def __init__(self, group, compact=False):
+        self.h = 24 if compact else 26
+        self.bm = displayio.Bitmap(128, self.h, 2)
+        self.tile = displayio.TileGrid(self.bm, pixel_shader=gfx.palette("text"), x=0,
+                                       y=8 if compact else 10)
         self.tile.hidden = True
         group.append(self.tile)
         self.sel = -1
@@ -47,15 +50,17 @@ class SuitPicker:
         self.sel = sel
         bm = self.bm
         bm.fill(0)
-        gfx.frame(bm, 0, 0, 127, 25)
+        h = self.h
+        y = (h - 20) // 2
+        gfx.frame(bm, 0, 0, 127, h - 1)
         for i in range(4):
             x = 10 + i * 30
             v = 1
             if i == sel:
-                gfx.fill(bm, x, 3, x + 20, 23, 1)
+                gfx.fill(bm, x, y, x + 20, y + 20, 1)
                 v = 0
             g = gfx.ink("large", gfx.SUIT_TEXT[i])
-            gfx.stamp(bm, "large", gfx.SUIT_TEXT[i], x + (20 - g[3]) // 2, 3 + (20 - g[4]) // 2, v)
+            gfx.stamp(bm, "large", gfx.SUIT_TEXT[i], x + (20 - g[3]) // 2, y + (20 - g[4]) // 2, v)
 
     def hide(self):
         """Take the panel away."""

@@ -12,6 +12,13 @@ more. UP focuses the Draw / Pass button (also reached past the last card),
 a Jack opens the suit picker, and after a hand with a winner the person
 picks Muamele cards from a face-down row (Y-15). A card that cannot be
 played says why.
+
+At 128x32 (``compact``) four cards of the hand show at a time::
+
+    You 12  7  5!  30         Hand 3    score, opponents' counts, timer
+    message line (or the Draw / Pass button, inverted, when focused)
+    [7♥] +4  ◀[2♥][5♥][9♥][K♥]▶       top card, pending draw or named
+         ▯40                            suit, stock, the hand
 """
 
 from pisti_core.cards import RANK
@@ -20,12 +27,13 @@ from pisti_core.yedili import DRAW, DRAWN, JACK_BASE, MUAMELE, OPENING, OVER, PA
 from pisti_app import gfx
 from pisti_app import keys as K
 from pisti_app.strings import t
-from pisti_app.table import TableBase
+from pisti_app.table import C_MSG_Y, CARD_Y, INFO_X, TableBase, hand_x
 from pisti_app.util import const
 from pisti_app.yedili_parts import (SuitPicker, best_suit, hint, play_text, sort_key, why_not,
                                    yedili_status)
 
 _SLOTS = const(8)
+_C_SLOTS = const(4)
 _X0 = const(5)
 _PITCH = const(15)
 _HAND_Y = const(44)
@@ -41,33 +49,61 @@ class YediliTable(TableBase):
     def __init__(self, app):
         super().__init__(app)
         g = self.group
-        self.pending = gfx.label("medium", "", 46, 12, anchor=(1.0, 0.0), inverse=True, pad=1)
-        g.append(self.pending)
-        self.top = gfx.Card(gfx.BIG, 50, 10)
-        g.append(self.top.tile)
-        self.named = gfx.label("medium", "", 71, 11)
-        g.append(self.named)
-        self.stock = gfx.Card(gfx.MED, 92, 12)
-        g.append(self.stock.tile)
-        self.action = gfx.label("small", "", 0, 27)
-        g.append(self.action)
+        if self.compact:
+            self.compact_parts(g)
+        else:
+            self.pending = gfx.label("medium", "", 46, 12, anchor=(1.0, 0.0), inverse=True, pad=1)
+            g.append(self.pending)
+            self.top = gfx.Card(gfx.BIG, 50, 10)
+            g.append(self.top.tile)
+            self.named = gfx.label("medium", "", 71, 11)
+            g.append(self.named)
+            self.stock = gfx.Card(gfx.MED, 92, 12)
+            g.append(self.stock.tile)
+            self.stock_n = None
+            self.action = gfx.label("small", "", 0, 27)
+            g.append(self.action)
+            self.slots = _SLOTS
+            self.cards = []
+            for i in range(_SLOTS):
+                c = gfx.Card(gfx.MED, _X0 + i * _PITCH, _HAND_Y)
+                g.append(c.tile)
+                self.cards.append(c)
+            self.larrow = gfx.label("small", "", 0, 50)
+            self.rarrow = gfx.label("small", "", 123, 50)
         self.action_inv = False
-        self.cards = []
-        for i in range(_SLOTS):
-            c = gfx.Card(gfx.MED, _X0 + i * _PITCH, _HAND_Y)
-            g.append(c.tile)
-            self.cards.append(c)
-        self.larrow = gfx.label("small", "", 0, 50)
-        self.rarrow = gfx.label("small", "", 123, 50)
         g.append(self.larrow)
         g.append(self.rarrow)
-        self.picker = SuitPicker(g)
+        self.picker = SuitPicker(g, self.compact)
         self.focus = "hand"  # hand, action, suit or pick
         self.cursor = 0
         self.first = 0
         self.suit = 0
         self.shown = None  # a Muamele card on show in the top card's place
         self.finish()
+
+    def compact_parts(self, g):
+        """The 32-px layout's sprites and labels (see the module docstring)."""
+        self.top = gfx.Card(gfx.MINI, 0, CARD_Y)
+        g.append(self.top.tile)
+        self.named = gfx.label("small", "", INFO_X, 16)
+        g.append(self.named)
+        self.pending = gfx.label("small", "", INFO_X + 1, 16, inverse=True, pad=1)
+        g.append(self.pending)
+        self.stock = gfx.Card(gfx.NANO, INFO_X, 24)
+        g.append(self.stock.tile)
+        self.stock_n = gfx.label("small", "", INFO_X + 8, 24)
+        g.append(self.stock_n)
+        self.action = gfx.label("small", "", 0, C_MSG_Y)
+        g.append(self.action)
+        self.slots = _C_SLOTS
+        self.cards = []
+        for i in range(_C_SLOTS):
+            c = gfx.Card(gfx.MINI, hand_x(i), CARD_Y)
+            g.append(c.tile)
+            self.cards.append(c)
+        self.larrow = gfx.label("small", "", 41, 21)
+        self.rarrow = gfx.label("small", "", 128, 21, anchor=(1.0, 0.0))
 
     # -- helpers -----------------------------------------------------------------
     def my_cards(self):
@@ -117,15 +153,23 @@ class YediliTable(TableBase):
         else:
             self.top.select(False)
             self.top.show(h.top if h.top >= 0 else gfx.EMPTY)
-        _set(self.named, ("\u2192" + gfx.SUIT_TEXT[h.named]) if h.named >= 0 and self.shown is None else "")
+        named = h.named >= 0 and self.shown is None and not (self.compact and h.pending)
+        _set(self.named, ("\u2192" + gfx.SUIT_TEXT[h.named]) if named else "")
         _set(self.pending, ("+%d" % h.pending) if h.pending else "")
-        if h.stock:
+        if self.stock_n is not None:  # 32 px: a small back and the number
+            self.stock.show(gfx.BACK if h.stock else gfx.EMPTY)
+            _set(self.stock_n, str(h.stock))
+        elif h.stock:
             self.stock.show(gfx.BACK, h.stock)
         else:
             self.stock.show(gfx.EMPTY)
         act = self.action_text()
         inv = self.focus == "action"
-        _set(self.action, (" " + act + " ") if inv else (("\u25b2" + act) if act else ""))
+        if self.compact:  # the button takes the message line while focused
+            _set(self.action, (" " + act + " ") if inv else "")
+            self.msg.hidden = inv
+        else:
+            _set(self.action, (" " + act + " ") if inv else (("\u25b2" + act) if act else ""))
         if inv != self.action_inv:
             self.action_inv = inv
             self.action.background_color = gfx.WHITE if inv else None
@@ -138,17 +182,18 @@ class YediliTable(TableBase):
     def draw_row(self):
         """The hand (or the Muamele row) with the cursor kept in view."""
         n = self.row_len()
+        slots = self.slots
         if self.cursor >= n:
             self.cursor = max(0, n - 1)
         if self.cursor < self.first:
             self.first = self.cursor
-        elif self.cursor >= self.first + _SLOTS:
-            self.first = self.cursor - _SLOTS + 1
-        self.first = max(0, min(self.first, n - _SLOTS))
+        elif self.cursor >= self.first + slots:
+            self.first = self.cursor - slots + 1
+        self.first = max(0, min(self.first, n - slots))
         pick = self.focus == "pick"
         cards = None if pick else self.my_cards()
         show_cursor = self.my_turn() and self.focus in ("hand", "pick", "suit")
-        for i in range(_SLOTS):
+        for i in range(slots):
             k = self.first + i
             spr = self.cards[i]
             if k < n:
@@ -157,7 +202,7 @@ class YediliTable(TableBase):
                 spr.show(gfx.NONE)
             spr.select(show_cursor and k == self.cursor and k < n)
         _set(self.larrow, "\u25c0" if self.first > 0 else "")
-        _set(self.rarrow, "\u25b6" if self.first + _SLOTS < n else "")
+        _set(self.rarrow, "\u25b6" if self.first + slots < n else "")
 
     def key(self, code):
         f = self.focus

@@ -435,13 +435,15 @@ class Session:
             self.log.flush()
 
     def _hook_firmware(self):
-        """Seat outside bots before the first tick and on every new game.
+        """Seat outside bots before the first tick and in every new game.
 
         ``pisti_app.run()`` calls the module's ``boot()``; wrapping it gives
-        the App before its first tick (a bot may move on that tick). The
-        App's ``_make_bots`` (called for every new or continued game) is
-        wrapped the same way. The after-sleep check in :meth:`_sleep` stays
-        as a fallback for firmware without these names.
+        the App before its first tick (a bot may move on that tick), and the
+        App's public hook ``seat_bot(seat, factory)`` seats the program now
+        and in every game started or continued later (the factory makes the
+        :class:`~tools.botproto.ExternalBot` once the game is known). The
+        after-sleep check in :meth:`_seat_bots` stays as a fallback for
+        firmware without the hook, and warns about seats a game lacks.
         """
         if not self.bot_commands:
             return
@@ -455,18 +457,25 @@ class Session:
 
         def boot_and_seat(*args, **kwargs):
             app = boot(*args, **kwargs)
-            make = getattr(app, "_make_bots", None)
-            if callable(make):
-                def make_bots(*a, **k):
-                    result = make(*a, **k)
-                    self._seat_bots()
-                    return result
-
-                app._make_bots = make_bots  # pylint: disable=protected-access
+            seat_bot = getattr(app, "seat_bot", None)
+            if callable(seat_bot):
+                for seat in sorted(self.bot_commands):
+                    seat_bot(seat, self._outside_factory)
             self._seat_bots(app)
             return app
 
         module.boot = boot_and_seat
+
+    def _outside_factory(self, game, seat, players):
+        """``App.seat_bot`` factory: the --bot program of ``seat`` (started once)."""
+        del players  # the app only asks for seats the game has
+        bot = self.outside.get(seat)
+        if bot is None:
+            from tools.botproto import ExternalBot  # pylint: disable=import-outside-toplevel
+
+            bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], game, seat=seat)
+        self._warn_once("seat %d is played by %s" % (seat, self.bot_commands[seat]))
+        return bot
 
     def _seat_bots(self, app=None):
         """Put the --bot programs in their seats whenever the app has bots."""
