@@ -15,7 +15,11 @@ from pisti_app import rules_en, rules_tr, str_en, str_tr
 from pisti_app.names import card_text
 
 TABLES = {"en": str_en.S, "tr": str_tr.S}
-RULES = {"en": rules_en, "tr": rules_tr}
+# The texts as the three-button board shows them (strings.set_buttons(True)).
+TABLES.update({"en3": dict(list(str_en.S.items()) + list(str_en.S3.items())),
+               "tr3": dict(list(str_tr.S.items()) + list(str_tr.S3.items()))})
+RULES = {"en": rules_en, "tr": rules_tr, "en3": rules_en, "tr3": rules_tr}
+PAGES = ("PISTI", "YEDILI", "YEDILI_3", "BUTTONS_6", "BUTTONS_3")
 # The widest values each placeholder takes on screen.
 WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("Bot 3",),
          "picked": ("Bot 3", "10\u2666"), "muamele_pick": (12,), "hint_pending": (12,),
@@ -42,17 +46,18 @@ def test_both_languages_have_the_same_keys_and_placeholders():
         assert placeholders(text) == placeholders(str_tr.S[key]), key
         if placeholders(text):
             assert key in WORST, key  # every text with blanks is checked for length
+    assert sorted(str_en.S3) == sorted(str_tr.S3)
     for mod in (rules_en, rules_tr):
-        for name in ("PISTI", "YEDILI", "BUTTONS_6", "BUTTONS_3"):
+        for name in PAGES:
             assert len(getattr(mod, name)) == len(getattr(rules_en, name)), name
 
 
-@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("lang", ["en", "tr", "en3", "tr3"])
 def test_every_string_has_glyphs_in_the_fonts(lang):
     small = fonts.load("small")
     medium = fonts.load("medium")
     texts = list(TABLES[lang].values())
-    for name in ("PISTI", "YEDILI", "BUTTONS_6", "BUTTONS_3"):
+    for name in PAGES:
         for title, body in getattr(RULES[lang], name):
             texts += [title, body]
     texts += [card_text(c) for c in range(52)] + ["English", "Türkçe", "\u00d7\u2192\u25b2\u25bc\u25c0\u25b6!"]
@@ -63,7 +68,7 @@ def test_every_string_has_glyphs_in_the_fonts(lang):
     assert fonts.missing(large, "A2345678910JQK\u2663\u2666\u2665\u2660") == ""
 
 
-@pytest.mark.parametrize("lang", ["en", "tr"])
+@pytest.mark.parametrize("lang", ["en", "tr", "en3", "tr3"])
 def test_texts_fit_where_they_are_shown(lang):
     s = TABLES[lang]
     line = ("help_menu", "help_values", "help_pisti", "help_yedili", "help_action", "waiting",
@@ -71,7 +76,8 @@ def test_texts_fit_where_they_are_shown(lang):
             "choose_suit", "hint_opening", "hint_pending", "hint_drawn", "hint_again",
             "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title",
             "leave_q", "new_q", "time_up", "keys_leave", "keys_new", "keys_ok", "practice_end",
-            "nothing_to_undo", "nvm_reset", "nvm_recovered", "rank_head", "rank_row")
+            "nothing_to_undo", "nvm_reset", "nvm_recovered", "rank_head", "rank_row", "press_a",
+            "ok_menu")
     for key in line:  # the message line and title bars: 25 small characters
         assert len(filled(s, key)) <= 25, (key, filled(s, key))
     for key in ("pisti_bang", "jack_pisti", "you_out"):  # a double-size toast line

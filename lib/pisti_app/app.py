@@ -78,6 +78,7 @@ class App(GameFlow):
         self.height = hw.height
         self.now = supervisor.ticks_ms()
         self.input = Input(hw.keys, hw.key_names)
+        strings.set_buttons(self.input.three)  # key help for this board's buttons
         self.sound = Sound(hw.buzzer)
         self.bots = [None, None, None, None]
         self.outside_bots = {}  # seat -> bot or factory: see seat_bot()

@@ -153,7 +153,9 @@ def rules_pages(app, which):
         mod = strings.rules_module()
         if which == "buttons":
             return mod.BUTTONS_3 if app.input.three else mod.BUTTONS_6
-        return mod.PISTI if which == "pisti" else mod.YEDILI
+        if which == "pisti":
+            return mod.PISTI
+        return mod.YEDILI_3 if app.input.three else mod.YEDILI
 
     return TextPages(app, "rules", source)
 

@@ -30,7 +30,7 @@ PISTI = (
      "more points than the other, it wins."),
 )
 
-YEDILI = (
+_YEDILI = (
     ("Pis Yedili: the aim",
      "2 to 4 players, each alone. Be the first to get rid of your cards; the "
      "others score penalty points. When anybody reaches 101, the lowest "
@@ -54,10 +54,21 @@ YEDILI = (
      "After a hand with a winner, each other player picks 3 face-down stock "
      "cards for each 7 they hold; each 7 picked gives 3 more picks. The "
      "picked cards' values are added to their penalty."),
+)
+
+# The last page, about the buttons: six-button build, three buttons.
+YEDILI = _YEDILI + (
     ("On this console",
      "\u25c0\u25b6 choose a card, A plays it. \u25b2 (or going past the last card) "
      "reaches Draw and Pass. A Jack asks for a suit. A card that cannot be "
      "played tells you why."),
+)
+
+YEDILI_3 = _YEDILI + (
+    ("On this console",
+     "A and C choose a card, B plays it. Draw and Pass sit past either end "
+     "of your hand. A Jack asks for a suit. A card that cannot be played "
+     "tells you why."),
 )
 
 BUTTONS_6 = (

@@ -30,7 +30,7 @@ PISTI = (
      "çok puanlıysa kazanır."),
 )
 
-YEDILI = (
+_YEDILI = (
     ("Pis Yedili: amaç",
      "2-4 oyuncu, herkes kendi için. Kartlarını ilk bitiren eli kazanır, "
      "diğerleri ceza puanı yazar. Biri 101'e ulaşınca en düşük toplam "
@@ -55,10 +55,20 @@ YEDILI = (
      "Kazanan varsa, diğer oyuncular elindeki her 7 için desteden 3 kapalı "
      "kart seçer; seçilen her 7 üç seçim daha verir. Seçilen kartlar cezaya "
      "eklenir."),
+)
+
+# The last page, about the buttons: six-button build, three buttons.
+YEDILI = _YEDILI + (
     ("Bu cihazda",
      "\u25c0\u25b6 kart seç, A oyna. \u25b2 (ya da elin sonundan öteye) Çek ve "
      "Pas düğmesine gider. Vale renk sorar. Oynanamayan kart nedenini "
      "söyler."),
+)
+
+YEDILI_3 = _YEDILI + (
+    ("Bu cihazda",
+     "A ve C kart seçer, B oynar. Çek ve Pas elin iki ucunun ötesindedir. "
+     "Vale renk sorar. Oynanamayan kart nedenini söyler."),
 )
 
 BUTTONS_6 = (

@@ -137,3 +137,25 @@ S = {
     "nvm_reset": "Saves unreadable: reset",
     "nvm_recovered": "Saves recovered",
 }
+
+# The texts above that name buttons, for three buttons (FeatherWing: A
+# previous, C next, B select, a long B back); see strings.set_buttons.
+S3 = {
+    "press_a": "press B",
+    "help_menu": "A/C move  B ok  hold back",
+    "help_values": "A/C move  B change/ok",
+    "help_pisti": "A/C  B play  hold B menu",
+    "help_yedili": "A/C card/Draw  B play",
+    "help_action": "B do it  A/C back to hand",
+    "muamele_pick": "Muamele: pick %d A/C B",
+    "choose_suit": "Suit A/C  B ok  hold back",
+    "hint_pending": "Play a 7 or Draw %d",
+    "hint_drawn": "Play a card or Pass",
+    "hint_again": "Play again (or Draw)",
+    "why_pending": "A 7 is on you:\nplay a 7, or Draw %d",
+    "ok_next": "B \u25b6",
+    "ok_menu": "B: menu",
+    "keys_leave": "B leave   hold B stay",
+    "keys_new": "B start   hold B back",
+    "keys_ok": "B ok",
+}

@@ -135,3 +135,25 @@ S = {
     "nvm_reset": "Kayıtlar sıfırlandı",
     "nvm_recovered": "Kayıtlar kurtarıldı",
 }
+
+# Tuş adı geçen metinler, üç tuş için (FeatherWing: A önceki, C sonraki,
+# B seç, B'ye uzun basmak geri); see strings.set_buttons.
+S3 = {
+    "press_a": "B: başla",
+    "help_menu": "A/C  B tamam  uzun B geri",
+    "help_values": "A/C seç  B değiştir",
+    "help_pisti": "A/C  B oyna  uzun B menü",
+    "help_yedili": "A/C kart/Çek  B oyna",
+    "help_action": "B uygula  A/C ele dön",
+    "muamele_pick": "Muamele: %d kart A/C B",
+    "choose_suit": "Renk: A/C B, uzun B geri",
+    "hint_pending": "7 oyna ya da %d çek",
+    "hint_drawn": "Kart oyna ya da pas geç",
+    "hint_again": "Yine oyna (ya da çek)",
+    "why_pending": "Sana 7 geldi:\n7 oyna ya da %d çek",
+    "ok_next": "B \u25b6",
+    "ok_menu": "B: menü",
+    "keys_leave": "B çık   uzun B kal",
+    "keys_new": "B başla   uzun B geri",
+    "keys_ok": "B tamam",
+}

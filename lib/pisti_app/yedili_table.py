@@ -169,7 +169,8 @@ class YediliTable(TableBase):
             _set(self.action, (" " + act + " ") if inv else "")
             self.msg.hidden = inv
         else:
-            _set(self.action, (" " + act + " ") if inv else (("\u25b2" + act) if act else ""))
+            up = "" if self.app.input.three else "\u25b2"  # no UP key on three buttons
+            _set(self.action, (" " + act + " ") if inv else ((up + act) if act else ""))
         if inv != self.action_inv:
             self.action_inv = inv
             self.action.background_color = gfx.WHITE if inv else None
