@@ -53,7 +53,12 @@ class YediliObs:
         self.muamele = tuple([_ids(m, len(m)) for m in st.muamele])
         self.totals = tuple(totals) if totals else tuple([0] * st.players)
         self.target = target
-        self._legal = st.legal() if st.turn == seat else []
+        if st.turn != seat:
+            self._legal = []
+        elif st.phase == 4:  # Y-15 Muamele: every stock position (no long list)
+            self._legal = range(128, 128 + st.stock)
+        else:
+            self._legal = st.legal()
 
     def key(self):
         """Everything in the observation, as one comparable list."""
@@ -66,5 +71,7 @@ class YediliObs:
         return not self == other
 
     def legal(self):
-        """The seat's legal actions when it is to move."""
-        return list(self._legal)
+        """The seat's legal actions when it is to move, sorted: the
+        observation's own sequence (a small heap has no room for copies), so
+        read it, don't change it."""
+        return self._legal

