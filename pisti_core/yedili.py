@@ -77,7 +77,9 @@ class YediliHand:
     def _reset(self):
         n = self.players
         size = self.size
-        self.stockbuf = bytearray(self.deck)  # stock is stockbuf[pos:]
+        # The stock is stockbuf[pos:]: the deck itself until a Muamele pick
+        # (Y-15) takes a card from the middle; then a copy to reorder.
+        self.stockbuf = self.deck
         self.hands = [bytearray(size) for _ in range(n)]
         self.hn = bytearray(n)
         self.discard = bytearray(size)
@@ -222,6 +224,8 @@ class YediliHand:
         s = self.turn
         ph = self.phase
         if ph == MUAMELE:  # Y-15: take the stock card at position a - PICK
+            if not isinstance(self.stockbuf, bytearray):
+                self.stockbuf = bytearray(self.deck)
             p = self.pos
             i = p + a - PICK
             cid = self.stockbuf[i]
