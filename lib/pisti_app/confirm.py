@@ -34,13 +34,8 @@ class Confirm(Screen):
         self.text = text
         g = self.group
         c = self.compact
-        g.append(gfx.box(128, 8 if c else 9, 0, 0))
-        self.title = gfx.label("small", title, 2, 0 if c else 1)
-        self.title.color = gfx.BLACK
-        g.append(self.title)
-        self.clock = gfx.label("small", "", 126, 0 if c else 1, anchor=(1.0, 0.0))
-        self.clock.color = gfx.BLACK
-        g.append(self.clock)
+        self.title, self.clock = gfx.title_bar(g, 8 if c else 9, 2, 0 if c else 1, 126)
+        self.title.text = title
         self.all_lines = wrap(text)
         self.top = 0
         self.lines = self.all_lines[0:_LINES]

@@ -93,6 +93,20 @@ def box(w, h, x=0, y=0, value=1, hidden=False):
     return tg
 
 
+def title_bar(group, h=8, x=1, y=0, rx=127):
+    """A white bar ``h`` rows high across the top with black small text: the
+    left label at ``x`` and the right-aligned one ending at ``rx``, both
+    appended to ``group``; returns (left, right)."""
+    group.append(box(128, h, 0, 0))
+    out = []
+    for lx, anchor in ((x, (0.0, 0.0)), (rx, (1.0, 0.0))):
+        lbl = label("small", "", lx, y, anchor=anchor)
+        lbl.color = BLACK
+        group.append(lbl)
+        out.append(lbl)
+    return out[0], out[1]
+
+
 def frame(bm, x0, y0, x1, y1, v=1, dotted=False):
     """Rectangle outline from (x0, y0) to (x1, y1) inclusive, corners cut."""
     for x in range(x0 + 1, x1):

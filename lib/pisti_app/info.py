@@ -56,13 +56,7 @@ class TextPages(Screen):
         self.name = name
         self.source = source
         g = self.group
-        g.append(gfx.box(128, 8, 0, 0))
-        self.title = gfx.label("small", "", 1, 0)
-        self.title.color = gfx.BLACK
-        g.append(self.title)
-        self.mark = gfx.label("small", "", 127, 0, anchor=(1.0, 0.0))
-        self.mark.color = gfx.BLACK
-        g.append(self.mark)
+        self.title, self.mark = gfx.title_bar(g)
         self.rows = []
         self.nlines = _C_LINES if self.compact else _LINES
         for i in range(self.nlines):

@@ -29,13 +29,7 @@ class _Rows(Screen):
     def __init__(self, app):
         super().__init__(app)
         g = self.group
-        g.append(gfx.box(128, 8, 0, 0))
-        self.title = gfx.label("small", "", 1, 0)
-        self.title.color = gfx.BLACK
-        g.append(self.title)
-        self.title_r = gfx.label("small", "", 127, 0, anchor=(1.0, 0.0))
-        self.title_r.color = gfx.BLACK
-        g.append(self.title_r)
+        self.title, self.title_r = gfx.title_bar(g)
         self.cells = []
 
         self.spec = []  # 32 px: every (row, x, text, right), shown _C_ROWS rows at a time
