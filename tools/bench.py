@@ -24,8 +24,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from pisti_core.match import deal_deck, new_hand  # noqa: E402
 from tools import mpy  # noqa: E402
+from tools.mp_selfplay import hands_only  # noqa: E402
 
 MODES = [("pisti", 2), ("pisti", 4), ("yedili", 2), ("yedili", 3), ("yedili", 4)]
 
@@ -51,19 +51,7 @@ def cpython_rate(game, players, count, seed=1):
         return int(rnd() * k)
 
     t = time.perf_counter()
-    for i in range(count):
-        h = new_hand(game, players, i % players, deal_deck(game, players, below))
-        if game == "pisti":
-            hands = h.hands
-            hn = h.hn
-            while not h.over:
-                s = h.turn
-                h.play(hands[s * 4 + int(rnd() * hn[s])])
-        else:
-            while not h.over:
-                acts = h.legal()
-                h.play(acts[int(rnd() * len(acts))])
-        h.points()
+    hands_only(game, players, count, below)
     return count / (time.perf_counter() - t)
 
 

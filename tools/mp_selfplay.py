@@ -32,8 +32,9 @@ def below(n):
     return random.getrandbits(8) % n if n < 64 else random.randrange(n)
 
 
-def hands_only(game, players, count):
-    """``count`` random hands, no match bookkeeping (the speed figure)."""
+def hands_only(game, players, count, below=below):
+    """``count`` random hands, no match bookkeeping (the speed figure);
+    ``below(n)`` draws the random choices and shuffles."""
     done = 0
     for i in range(count):
         h = new_hand(game, players, i % players, deal_deck(game, players, below))
@@ -81,4 +82,5 @@ def main(argv):
     print("ok %s %d hands=%d ms=%d" % (game, players, n, ticks_diff(ticks_ms(), t)))
 
 
-main(sys.argv[1:])
+if __name__ == "__main__":
+    main(sys.argv[1:])
