@@ -139,11 +139,11 @@ def labels_out_of_bounds(group, width=128, height=64, ox=0, oy=0):
             continue
         if hasattr(item, "bounding_box") and hasattr(item, "text"):
             if item.text:
-                tg = item._tilegrid  # pylint: disable=protected-access
-                x0 = ox + item.x + tg.x * item.scale
-                y0 = oy + item.y + tg.y * item.scale
-                w = tg.tile_width * item.scale
-                h = tg.tile_height * item.scale
+                bx, by, bw, bh = item.bounding_box
+                x0 = ox + item.x + bx * item.scale
+                y0 = oy + item.y + by * item.scale
+                w = bw * item.scale
+                h = bh * item.scale
                 # The box's blank top row (the font's descent) may sit off screen.
                 if x0 < 0 or x0 + w > width or y0 < -2 or y0 + h > height + 1:
                     bad.append((item.text, x0, y0, w, h))

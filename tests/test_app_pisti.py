@@ -197,7 +197,7 @@ def test_pause_leave_and_continue_restore_the_same_game(device):
     d.press("A")
     st = d.status()
     assert st["screen"] == "menu" and st["saved"] and st["menu"][0] == "continue"
-    assert d.app.kept.to_bytes() == saved_bytes
+    assert d.app.saves.kept().to_bytes() == saved_bytes  # the game kept is the one in the saves
     d.press("A")  # Continue
     st = d.status()
     assert st["screen"] == "table"
@@ -249,14 +249,14 @@ def test_session_bytes_round_trip_and_refuse_garbage():
 def test_cards_on_screen_read_as_cards(device):
     """The hand's chips show the rank and suit glyphs of the cards in hand:
     compare each chip's pixels with a chip drawn for that card alone."""
-    from pisti_app import gfx  # pylint: disable=import-outside-toplevel
+    from pisti_app import sprites  # pylint: disable=import-outside-toplevel
 
     d = device(PISTI_START="pisti:2:acemi", PISTI_SEED=4)
     d.run(20)
     st = d.status()
     rows = d.rig.oled.rows()
     for i, code in enumerate(st["your_hand"]):
-        ref = gfx.Card(gfx.CHIP)
+        ref = sprites.Card(sprites.CHIP)
         ref.show(parse_card(code))
         ref.select(bool(st["legal"]) and i == st["cursor"])  # the cursor shows on your turn
         x0, y0 = (2, 34, 66, 98)[i], 49

@@ -4,6 +4,7 @@
 every character in the fonts they are drawn with, lengths that fit their
 places, and a language switch that really puts Turkish on the screen."""
 
+import os
 import re
 
 import pytest
@@ -11,6 +12,8 @@ import pytest
 from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
 
 import fonts
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from pisti_app import rules_en, rules_tr, str_en, str_tr
 from pisti_app.names import card_text
 
@@ -102,10 +105,19 @@ def test_texts_fit_where_they_are_shown(lang):
     assert len(hand_end_title) <= 25, hand_end_title
 
 
+_PCF = {"small": "small-5x8.pcf", "medium": "medium-6x10.pcf"}
+
+
+_PCF = {"small": "small-5x8.pcf", "medium": "medium-6x10.pcf"}
+
+
 def region_matches_text(oled, text, x0, top, font_name="medium", inverse=False):
     """Do the panel's pixels at (x0, top) show ``text`` in the monospaced
-    font, glyph cell by glyph cell? (An independent rendering.)"""
-    font = fonts.load(font_name)
+    font, glyph cell by glyph cell? (An independent rendering: the PCF the
+    device's glyph sheets are made from, through adafruit_bitmap_font.)"""
+    from adafruit_bitmap_font import bitmap_font  # pylint: disable=import-outside-toplevel
+
+    font = bitmap_font.load_font(os.path.join(ROOT, "assets", "fonts", _PCF[font_name]))
     cell_w, cell_h = font.get_bounding_box()[0:2]
     rows = oled.rows()
     for i, ch in enumerate(text):

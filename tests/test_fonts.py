@@ -18,7 +18,7 @@ from adafruit_display_text import label
 from PIL import Image
 
 from lib import fonts
-from tools import make_fonts
+from tools import font_sheets, make_fonts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FONT_DIR = os.path.join(ROOT, "assets", "fonts")
@@ -124,9 +124,13 @@ def test_preview_png_is_white_on_black_at_4x(font_case, tmp_path):
     assert 4 * height // 2 <= image.height <= 4 * (height + 4), name
 
 
+def _pcf(name):
+    return bitmap_font.load_font(os.path.join(FONT_DIR, SPECS[name][0]))
+
+
 def test_suits_are_four_distinct_shapes_in_every_font():
     for name in SPECS:
-        font = fonts.load(name)
+        font = _pcf(name)
         shapes = {rows(font.get_glyph(ord(s))) for s in SUITS}
         assert len(shapes) == 4, name
 
@@ -134,7 +138,7 @@ def test_suits_are_four_distinct_shapes_in_every_font():
 def test_turkish_letters_differ_from_their_ascii_bases():
     pairs = ("çc", "ÇC", "ğg", "ĞG", "ıi", "İI", "öo", "ÖO", "şs", "ŞS", "üu", "ÜU")
     for name in ("small", "medium"):
-        font = fonts.load(name)
+        font = _pcf(name)
         for tr, base in pairs:
             assert rows(font.get_glyph(ord(tr))) != rows(font.get_glyph(ord(base))), (name, tr)
 
@@ -158,9 +162,9 @@ def test_load_finds_the_files_from_another_working_directory(tmp_path, monkeypat
 
 def test_load_says_which_file_is_missing(tmp_path, monkeypatch):
     monkeypatch.setattr(fonts, "_cache", {})
-    monkeypatch.setattr(fonts, "_FILES", {"small": "nope-5x8.pcf"})
+    monkeypatch.setattr(fonts, "_FILES", {"small": "nope.fnt"})
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(OSError, match="nope-5x8.pcf not found"):
+    with pytest.raises(OSError, match="nope.fnt not found"):
         fonts.load("small")
     assert fonts._cache == {}
 
@@ -172,23 +176,25 @@ def test_missing_lists_each_absent_character_once_in_order():
 
 
 _STUB = '''
-class _Font:
-    def __init__(self, path):
-        self.path = path
-    def load_glyphs(self, text):
-        self.loaded = text
-    def get_glyph(self, code):
-        return None if code > 0x3000 else 1
-def load_font(path):
-    open(path, "rb").close()
-    return _Font(path)
+class Bitmap:
+    def __init__(self, w, h, n):
+        self.width = w
+        self.height = h
+        self.px = bytearray(w * h)
+    def __setitem__(self, xy, v):
+        self.px[xy[1] * self.width + xy[0]] = v
+    def __getitem__(self, xy):
+        return self.px[xy[1] * self.width + xy[0]]
 '''
 
 _SCRIPT = '''
 import fonts
 f = fonts.load("large")
-print(f is fonts.load("large"), f.path.endswith("assets/fonts/large-9x11.pcf"))
-print(fonts.missing(f, "a\\u4e00b\\u4e00"))
+print(f is fonts.load("large"), f.width, f.height, f.cols, f.n)
+print(fonts.missing(f, "A10\\u2663a\\u4e00b\\u4e00"))
+s = fonts.load("small")
+i = s.index(ord("\\u015f"))
+print(s.index(ord("A")) == 33, i > 94, sum(s.bitmap[x, y] for x in range(80) for y in range(64)) > 500)
 try:
     fonts.load("tiny")
 except ValueError as e:
@@ -197,25 +203,51 @@ except ValueError as e:
 
 
 def test_lib_fonts_runs_under_micropython(tmp_path):
+    """lib/fonts.py reads the committed sheets under micropython, with a
+    stand-in displayio and no bitmaptools (its pixel-loop fallback)."""
     exe = shutil.which("micropython", path=os.path.dirname(sys.executable) + os.pathsep
                        + os.environ.get("PATH", ""))
     if exe is None:
         pytest.skip("the micropython command is not installed")
-    stub = tmp_path / "adafruit_bitmap_font"
-    stub.mkdir()
-    (stub / "__init__.py").write_text("")
-    (stub / "bitmap_font.py").write_text(_STUB)
+    (tmp_path / "displayio.py").write_text(_STUB)
     script = tmp_path / "run.py"
     script.write_text(_SCRIPT, encoding="utf-8")
     env = dict(os.environ, MICROPYPATH="%s:%s" % (tmp_path, os.path.join(ROOT, "lib")))
-    out = subprocess.run([exe, str(script)], cwd=str(tmp_path), env=env,
+    out = subprocess.run([exe, str(script)], cwd=str(ROOT), env=env,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
-        "True True",
-        "\u4e00",
+        "True 9 11 16 19",
+        "a\u4e00b",
+        "True True True",
         "ValueError unknown font 'tiny': use 'small', 'medium' or 'large'",
     ]
+
+
+def test_sheets_draw_each_glyph_as_the_pcf_does(font_case):
+    """Every cell of the device's glyph sheet is the PCF glyph in its cell."""
+    name, font, width, height, chars, _ = font_case
+    sheet = fonts.load(name)
+    assert (sheet.width, sheet.height, sheet.descent) == (width, height, font.descent)
+    for ch in chars:
+        i = sheet.index(ord(ch))
+        assert i >= 0, (name, ch)
+        g = font.get_glyph(ord(ch))
+        ox, oy = (i % sheet.cols) * width, (i // sheet.cols) * height
+        top = font.ascent - g.height - g.dy
+        for y in range(height):
+            for x in range(width):
+                gx, gy = x - g.dx, y - top
+                want = g.bitmap[gx, gy] if 0 <= gx < g.width and 0 <= gy < g.height else 0
+                assert sheet.bitmap[ox + x, oy + y] == want, (name, ch, x, y)
+    # A character the font lacks shows as "?" (large has none: a blank).
+    assert sheet.unknown == (sheet.index(ord("?")) if "?" in chars else sheet.index(32))
+    assert sheet.index(0x4E00) == -1
+
+
+def test_committed_sheets_are_up_to_date():
+    assert subprocess.run([sys.executable, os.path.join(ROOT, "tools", "font_sheets.py"), "--check"],
+                          capture_output=True, text=True).returncode == 0
 
 
 # tools/make_fonts.py, the parts that need no apt packages
@@ -297,7 +329,8 @@ def test_every_font_spec_lists_the_promised_characters():
     for name, (file, _, _, chars, _) in SPECS.items():
         assert by_name[name]["file"] == file
         assert set(chars) <= set(by_name[name]["chars"]), name
-        assert fonts._FILES[name] == file
+        assert fonts._FILES[name] == name + ".fnt"  # the sheet made from that PCF
+        assert font_sheets.SOURCES[name] == file
 
 
 def _have_sources():

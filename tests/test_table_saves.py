@@ -148,9 +148,11 @@ def test_T6_a_saved_game_that_does_not_replay_is_dropped_not_played(device):
 def app_state(app):
     """(ranking, its stamp, the game to continue) as a reboot shows them."""
     r = app.rankings
-    k = app.kept
     game = None
-    if k is not None:
+    if app.kept is not None:  # what the menus know of it, and the game Continue restores
+        k = app.saves.kept(app.below, r.stamp)
+        assert (k.rated, k.number, k.hands_done, list(k.totals)) == (
+            app.kept.rated, app.kept.number, app.kept.hands_done, app.kept.totals)
         game = (k.rated, k.number, k.hands_done, tuple(k.match.totals), bytes(k.hand.deck),
                 bytes(k.hand.actions))
     return json.dumps(r.as_dict(), sort_keys=True), r.stamp, game

@@ -25,7 +25,10 @@ or back into the saved one; ``PISTI_TARGET`` (101 or 151 with PISTI_START);
 ``PISTI_TIMER`` (seconds a move in rated games, 30 to 300); ``PISTI_LANG``
 ("en" or "tr"); ``PISTI_SEED`` (an int: seeds ``random`` for bots and
 shuffles; otherwise deals come from ``os.urandom``, T-6); ``PISTI_DELAY``
-(ms a play stays on screen, overriding the speed setting).
+(ms a play stays on screen, overriding the speed setting); ``PISTI_MEMLOG``
+(1: after ``gc.collect()`` at every screen change the serial console gets
+``mem <screen> free=<bytes> ms=<ticks>``, and ``bot <seat> <level> <ms>``
+for every bot decision; off by default, and then it costs nothing).
 """
 
 import gc
@@ -41,6 +44,17 @@ from pisti_app.sound import Sound
 from pisti_app.util import setting_int, setting_str
 
 _LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
+# Modules only the menus use: unloaded while a table is shown.
+_MENU_MODULES = ("pisti_app.menus", "pisti_app.menu", "pisti_app.info", "pisti_app.confirm",
+                 "pisti_app.splash")
+# Modules only a game uses: unloaded back at the main menu.
+_GAME_MODULES = ("pisti_app.results", "pisti_app.pisti_table", "pisti_app.yedili_table",
+                 "pisti_app.yedili_parts", "pisti_app.table", "pisti_app.sprites",
+                 "pisti_core.bots.pisti_end", "pisti_core.bots.pisti_bots",
+                 "pisti_core.bots.yedili_bots", "pisti_core.bots.yedili_heur", "pisti_core.bots",
+                 "pisti_core.pisti_obs", "pisti_core.yedili_obs", "pisti_core.yedili_text",
+                 "pisti_core.pisti", "pisti_core.yedili", "pisti_core.record", "pisti_app.session",
+                 "pisti_core.match", "pisti_core.cards")
 
 
 def parse_start(text):
@@ -68,10 +82,23 @@ def parse_start(text):
     return game, players, [None] + names
 
 
+SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
+
+
+class Hardware:
+    """What the app keeps of the board's hardware object (its attributes,
+    copied: the module that built them can then be unloaded)."""
+
+    def __init__(self, hw):
+        for k in ("display", "width", "height", "keys", "key_names", "nvm", "buzzer", "i2c"):
+            setattr(self, k, getattr(hw, k, None))
+
+
 class App(GameFlow):
     """The console application on hardware ``hw`` (see :mod:`pisti_app.hw`)."""
 
     def __init__(self, hw):
+        hw = Hardware(hw)
         self.hw = hw
         self.display = hw.display
         self.width = hw.width
@@ -83,11 +110,15 @@ class App(GameFlow):
         self.bots = [None, None, None, None]
         self.outside_bots = {}  # seat -> bot or factory: see seat_bot()
         self.session = None
-        self.kept = None  # a game left to Continue (GameSession), saved in nvm
+        self.kept = None  # a game left to Continue (games.Kept), saved in nvm
         self.refreshes = 0
         self.dirty = True
+        import displayio
+        self._blank = displayio.Group()  # shown while one screen is replaced by another
         self.stack = []
         self._codes = []
+        self.memlog = setting_int("PISTI_MEMLOG", 0) == 1
+        self._changed = False  # a screen change to collect (and log) at the next tick
         start = setting_str("PISTI_START", None)  # bad settings fail before anything is written
         if start is not None:
             start = parse_start(start)
@@ -104,7 +135,10 @@ class App(GameFlow):
             ff = b"\xff" * 64
             for i in range(0, 4096, 64):
                 nvm[i:i + 64] = ff
-        self.saves = Saves(nvm)  # T-6: a foreign or garbled nvm gives a clean start
+        self._nvm = nvm
+        self._saves = Saves(nvm)  # T-6: a foreign or garbled nvm gives a clean start
+        self._rankings = None
+        self._erases = 0  # erases caused by saves objects closed since boot
         self.prefs = default_prefs()
         self.saves.read_prefs(self.prefs)
         lang = setting_str("PISTI_LANG", None)
@@ -130,13 +164,16 @@ class App(GameFlow):
             random.seed((b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) & 0x3FFFFFFF)
             self.below = None  # Match's default: os.urandom (T-6)
         strings.set_lang(self.prefs["lang"])
-        self.rankings = self.saves.read_ranking()  # T-2, per game, players and bot level
-        self.kept = self.saves.kept(self.below, self.rankings.stamp)
-        st = self.saves.state
+        kept = self.saves.kept(self.below, self.rankings.stamp)
+        if kept is not None:
+            from pisti_app.games import Kept
+            kept = Kept(kept)
+        self.kept = kept
+        st = self.nvm_state = self.saves.state  # as boot found the nvm
+        self.nvm_notice = self.saves.notice
         self.notice = "" if st == "ok" else strings.t("nvm_" + st)
-        from pisti_app.menus import Menus
         from pisti_app.movetimer import MoveTimer
-        self.menus = Menus(self)
+        self._menus = None
         self.timer = MoveTimer(self)
         if start is not None:
             if self.kept is not None:
@@ -155,6 +192,11 @@ class App(GameFlow):
         """One step: keys, timers, bots, sound; refresh the display if needed.
         Nothing here catches an nvm write error (a power cut on the desktop
         rig): it leaves ``tick``, and the next start resumes from the saves."""
+        if self._changed:  # the screen changed in the last tick: its garbage goes now
+            self._changed = False
+            gc.collect()
+            if self.memlog:
+                self.log_mem()
         now = supervisor.ticks_ms()
         self.now = now
         codes = self._codes
@@ -184,7 +226,6 @@ class App(GameFlow):
         """Milliseconds a play stays on screen before the next bot step."""
         if self.delay_override is not None:
             return self.delay_override
-        from pisti_app.menus import SPEEDS
         return SPEEDS[self.prefs["speed"]]
 
     # -- screens -----------------------------------------------------------------
@@ -200,6 +241,7 @@ class App(GameFlow):
         self.stack.append(screen)
         self.display.root_group = screen.group
         self.dirty = True
+        self._changed = True
         gc.collect()
 
     def push(self, screen):
@@ -207,6 +249,12 @@ class App(GameFlow):
         self.stack.append(screen)
         self.display.root_group = screen.group
         self.dirty = True
+        self._changed = True
+
+    def log_mem(self):
+        """PISTI_MEMLOG: the free heap on the serial console (after a collection,
+        at the start of the tick after a screen change)."""
+        print("mem %s free=%d ms=%d" % (self.stack[-1].name, gc.mem_free(), supervisor.ticks_ms()))
 
     def pop(self):
         """Close the top screen and show the one under it again."""
@@ -214,25 +262,103 @@ class App(GameFlow):
             return
         self.stack.pop().close()
         top = self.stack[-1]
+        if top.name == "table":  # back at the table from its menus
+            self.drop_menus()
+        elif top.name == "menu":
+            self.close_saves()
         self.display.root_group = top.group
         top.resume()
         self.dirty = True
+        self._changed = True
         gc.collect()
 
     @staticmethod
     def forget(*names):
-        """Unload modules of screens that are gone (their code is heap on the device)."""
+        """Unload modules of screens that are gone (their code is heap on the
+        device). Only on MicroPython and CircuitPython: a desktop CPython has
+        no heap to save, and its tests hold on to these modules."""
         import sys
-        pkg = sys.modules.get("pisti_app")
+        if sys.implementation.name == "cpython":
+            return
         for name in names:
             if name in sys.modules:
                 del sys.modules[name]
-            short = name.split(".")[-1]
+            pkg, _, short = name.rpartition(".")
+            pkg = sys.modules.get(pkg) if pkg else None
             if pkg is not None and hasattr(pkg, short):
                 delattr(pkg, short)
 
+    @property
+    def saves(self):
+        """The saves (:class:`pisti_app.saves.Saves` on the nvm), opened when
+        needed: at the menus they are closed (:meth:`close_saves`)."""
+        sv = self._saves
+        if sv is None:
+            from pisti_app.saves import Saves
+            sv = self._saves = Saves(self._nvm)
+        return sv
+
+    @property
+    def rankings(self):
+        """The ranking (T-2, per game, players and bot level), read from the saves when needed."""
+        r = self._rankings
+        if r is None:
+            r = self._rankings = self.saves.read_ranking()
+        return r
+
+    @property
+    def erases(self):
+        """Sector erases so far: the nvm's own count when it keeps one (the
+        desktop rig's), else those the saves caused since boot."""
+        n = getattr(self._nvm, "erases", None)
+        if n is not None:
+            return n
+        sv = self._saves
+        return self._erases + (sv.store.erases_caused if sv is not None else 0)
+
+    def drop_rankings(self):
+        """Forget the ranking and its module until next needed (it is in the saves)."""
+        self._rankings = None
+        self.forget("pisti_core.table")
+
+    def close_saves(self):
+        """Drop the saves, the ranking and their modules (re-read from the nvm
+        when next needed; nothing is lost: every change was written at once)."""
+        sv = self._saves
+        if sv is not None:
+            self._erases += sv.store.erases_caused
+        self._saves = None
+        self._rankings = None
+        self.forget("pisti_app.saves", "pisti_core.nvlog", "pisti_core.table")
+
+    @property
+    def menus(self):
+        """The menus (:class:`pisti_app.menus.Menus`), imported when first
+        needed and unloaded at the table (:meth:`drop_menus`)."""
+        m = self._menus
+        if m is None:
+            from pisti_app.menus import Menus
+            m = self._menus = Menus(self)
+        return m
+
+    def drop_menus(self):
+        """Unload the menu screens' modules (their code is heap on the device)."""
+        self._menus = None
+        self.forget(*_MENU_MODULES)
+
+    def release(self):
+        """Close every screen and collect, before the next screen is built:
+        the heap's peak is then the new screen alone, not both."""
+        while self.stack:
+            self.stack.pop().close()
+        self.display.root_group = self._blank
+        gc.collect()
+
     def main_menu(self):
         """Back to the main menu (everything else closed)."""
+        self.release()
+        self.forget(*_GAME_MODULES)
+        self.close_saves()
         self.show(self.menus.main())
 
     def pause(self):
@@ -266,7 +392,10 @@ class App(GameFlow):
         """What is on screen and the game state, as a plain dict."""
         top = self.stack[-1]
         s = self.session
-        sv = self.saves
+        sv = self._saves
+        state, notice, erases = self.nvm_state, self.nvm_notice, self.erases
+        if sv is not None and sv.state != "ok":
+            state, notice = sv.state, sv.notice
         st = {"screen": top.name, "game": None, "players": None, "hand": None, "ply": None,
               "totals": None, "level": None, "levels": None, "turn": None, "your_hand": [],
               "legal": [], "message": top.message, "lang": strings.lang(),
@@ -274,7 +403,7 @@ class App(GameFlow):
               "sound": self.prefs["sound"], "delay": self.delay(),
               "rated": s is not None and s.rated, "timer": self.timer.left,
               "rankings": self.rankings.as_dict(),
-              "nvm": {"erases": sv.erases, "state": sv.state, "notice": sv.notice}}
+              "nvm": {"erases": erases, "state": state, "notice": notice}}
         if s is not None:
             m = s.match
             st["game"] = s.game

@@ -30,6 +30,21 @@ def seeded_below(n):
     return random.randrange(n) if n > 1 else 0
 
 
+class Kept:
+    """What the menus need of the game kept to Continue (the game itself
+    stays in the saves, T-6, and is restored from them on Continue): its
+    game, players, levels, rated or not and number, totals, hands done."""
+
+    def __init__(self, s):
+        self.game = s.game
+        self.players = s.players
+        self.levels = s.levels
+        self.rated = s.rated
+        self.number = s.number
+        self.totals = list(s.totals)
+        self.hands_done = s.hands_done
+
+
 class GameFlow:
     """Game methods of the App (needs its session, saves, rankings, bots,
     screens and prefs)."""
@@ -80,14 +95,19 @@ class GameFlow:
     def start_game(self, game, players, levels, target=None, rated=False):
         """A new match: the person at seat 0, bots at ``levels[1:]``. A rated
         game kept to Continue is left (T-4; the menus asked first)."""
-        from pisti_app.session import GameSession
+        self.release()  # the menus go before the game comes
+        self.drop_menus()
+        self.session = None
         if self.kept is not None:
             if self.kept.rated:
                 self._leave(self.kept)
             self.kept = None
-        self.session = None
         gc.collect()
-        number = (self.rankings.stamp + 1) & 0xFFFF if rated else 0
+        from pisti_app.session import GameSession
+        number = 0
+        if rated:
+            number = (self.rankings.stamp + 1) & 0xFFFF
+            self.drop_rankings()  # read again at the match's end
         self.play_session(GameSession.new(game, players, levels, target, self.below, rated, number))
 
     def play_session(self, session, saved=False):
@@ -106,9 +126,11 @@ class GameFlow:
         """T-4: (outcome, words) of leaving the rated game ``s`` now."""
         from pisti_core.table import leave_branch, leave_outcome
         s = s or self.session
-        m = s.match
-        args = (s.game, s.players, m.totals, s.hands_done, 0)
-        return leave_outcome(*args), strings.t("cost_" + leave_branch(*args))
+        args = (s.game, s.players, s.totals, s.hands_done, 0)
+        out = leave_outcome(*args), strings.t("cost_" + leave_branch(*args))
+        if self._rankings is None:
+            self.forget("pisti_core.table")  # loaded for this only
+        return out
 
     def _leave(self, s):
         """Record leaving the rated game ``s`` (T-4) and drop it from the saves."""
@@ -130,7 +152,7 @@ class GameFlow:
                      self.leave_rated, t("keys_leave"), self.pop)
             return
         self._close_table()
-        self.kept = s
+        self.kept = Kept(s)  # the game itself is in the saves
         self.session = None
         self.bots = [None, None, None, None]
         self.main_menu()
@@ -153,8 +175,13 @@ class GameFlow:
 
     def continue_game(self):
         """Back to the game kept (left in practice, or cut off by power loss)."""
-        s = self.kept
         self.kept = None
+        self.release()
+        self.drop_menus()
+        s = self.saves.kept(self.below, self.rankings.stamp)
+        if s is None:  # cannot happen: the saves were read at boot
+            self.main_menu()
+            return
         self.play_session(s, True)
 
     def undo(self):
@@ -169,6 +196,7 @@ class GameFlow:
             return False
         self.saves.add(bytes((UNDO,)))  # saved first, as every action
         s.undo()
+        self.release()
         self.show(self._table())
         return True
 
@@ -185,16 +213,19 @@ class GameFlow:
             self.saves.end()
         else:
             self.saves.start(s)
+        self.release()  # the table goes before the breakdown comes
         from pisti_app.results import HandEnd
         self.show(HandEnd(self))
 
     def next_hand(self):
         """From the breakdown: the next hand's table, or the match end."""
         s = self.session
+        self.release()
         if s.over:
             from pisti_app.results import MatchEnd
             self.show(MatchEnd(self, s.outcome[0] if s.outcome else None))
         else:
+            self.forget("pisti_app.results")
             self.show(self._table())
 
     def end_match(self):
@@ -213,6 +244,8 @@ class GameFlow:
         for v in s.levels:
             if v in ("kalfa", "usta") and (lv == "acemi" or v == "usta"):
                 lv = v
-        self.rankings.record(s.game, s.players, lv, outcome)
-        self.rankings.stamp = s.number
-        self.saves.write_ranking(self.rankings)
+        r = self.rankings
+        r.record(s.game, s.players, lv, outcome)
+        r.stamp = s.number
+        self.saves.write_ranking(r)
+        self.drop_rankings()

@@ -4,50 +4,28 @@
 `pisti_app.gfx`
 ===============
 
-Drawing on the 1-bit OLED: shared palettes, text labels (``bitmap_label``
-with the project's fonts, which have the suits and the Turkish letters),
-solid boxes, and card sprites drawn from the fonts' rank and suit glyphs
-into bitmaps allocated once. A sprite redraws its pixels only when its card
-changes; selecting it swaps the palette (no pixels touched).
+Drawing on the 1-bit OLED: shared palettes, text as tiles (:class:`Text`:
+one ``TileGrid`` of tile indices over a font's glyph sheet, the way
+``terminalio`` draws, so a text costs a few dozen bytes and changing it
+allocates nothing) and solid boxes. Card sprites are in
+:mod:`pisti_app.sprites` (loaded with the tables).
 """
 
 import displayio
-from adafruit_display_text import bitmap_label
 
 import fonts
 from pisti_app.util import const
 
-try:
-    import bitmaptools
-except ImportError:  # very old cores: slower pixel loop below
-    bitmaptools = None
-
 WHITE = const(0xFFFFFF)
 BLACK = const(0x000000)
 
-# Card kinds: (width, height, font, vertical layout)
-BIG = const(0)  # pile top card: large rank over large suit
-CHIP = const(1)  # Pişti hand: large rank and suit side by side
-MED = const(2)  # Pis Yedili hand, bottom card: medium rank over suit
-TINY = const(3)  # opponents' and the stock's backs
-MINI = const(4)  # 32-px layouts: medium rank and suit side by side
-NANO = const(5)  # 32-px layouts: a back as big as a small letter (the stock)
-_KINDS = ((19, 26, "large", 1), (27, 15, "large", 0), (14, 20, "medium", 1), (7, 10, "small", 1),
-          (20, 14, "medium", 0), (6, 8, "small", 1))
-
-# What a sprite shows besides a card id (0..103).
-NONE = const(-1)
-BACK = const(-2)
-EMPTY = const(-3)
-
-RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUIT_TEXT = "\u2663\u2666\u2665\u2660"  # ♣ ♦ ♥ ♠ (C D H S)
 
 _pal = {}
 
 
 def palette(name):
-    """Shared palettes: 'text', 'inverse', 'card', 'card_sel', 'solid'."""
+    """Shared palettes: 'text', 'inverse', 'card', 'card_sel', 'solid', and
+    'ink_white' / 'ink_black' (0 transparent, 1 the colour: text and boxes)."""
     p = _pal.get(name)
     if p is None:
         if name in ("card", "card_sel"):
@@ -55,6 +33,11 @@ def palette(name):
             p[0] = WHITE if name == "card_sel" else BLACK
             p[1] = BLACK if name == "card_sel" else WHITE
             p[2] = BLACK
+        elif name in ("ink_white", "ink_black"):
+            p = displayio.Palette(2)
+            p[0] = BLACK
+            p[1] = WHITE if name == "ink_white" else BLACK
+            p.make_transparent(0)
         else:
             p = displayio.Palette(2)
             p[0] = WHITE if name == "inverse" else BLACK
@@ -63,24 +46,202 @@ def palette(name):
     return p
 
 
-# Rows between a bitmap_label's anchored top and the top of its font cell:
-# its box adds the font's descent above the cell (measured: 1 small, 2 medium).
-_LABEL_TOP = {"small": 1, "medium": 2}
+def _ink_palette(color):
+    return palette("ink_black" if color == BLACK else "ink_white")
+
+
+_columns = {}
+
+
+def _column(h):
+    # A 2 x h bitmap: column 0 set, column 1 clear; tiles of a background box.
+    bm = _columns.get(h)
+    if bm is None:
+        bm = displayio.Bitmap(2, h, 2)
+        for y in range(h):
+            bm[0, y] = 1
+        _columns[h] = bm
+    return bm
+
+
+def _half(w):
+    # round(w / 2) as Python rounds (halves to even), the way labels anchor.
+    q = w >> 1
+    if w & 1 and q & 1:
+        q += 1
+    return q
+
+
+class Text(displayio.Group):
+    """One line of text in a font's cells, with its font cell's top-left at
+    (x, y) for anchor x 0 (0.5 centred on x, 1 ending at x). ``text``,
+    ``color``, ``background_color`` (None: transparent; a box from the
+    font's descent above the cell to its bottom, ``pad`` columns wider on
+    each side) and ``anchored_position`` may change; nothing is allocated
+    then. Characters the font lacks show as "?"; a text longer than the
+    screen is cut at its edge."""
+
+    def __init__(self, font, text, x, y, anchor, color, bg, pad, scale):
+        super().__init__(scale=scale)
+        f = fonts.load(font)
+        self._f = f
+        self._ax = x
+        self._ay = y
+        self._anchor = anchor
+        self._pad = pad
+        self._space = f.index(32)
+        self._grid = None
+        self._box = None
+        self._bg = None
+        self._color = color
+        self._text = ""
+        self._n = 0
+        self._room(max(len(text), 1))
+        if bg is not None:
+            self.background_color = bg
+        self.text = text
+
+    def _room(self, n):
+        # A grid of n cells (as tight as the longest text yet: a refresh
+        # repaints the grid's whole area when its colour changes).
+        f = self._f
+        old = self._grid
+        g = displayio.TileGrid(f.bitmap, pixel_shader=_ink_palette(self._color), width=n,
+                               height=1, tile_width=f.width, tile_height=f.height,
+                               default_tile=self._space)
+        if old is not None:
+            g.hidden = old.hidden
+            self.pop()
+        self.append(g)
+        self._grid = g
+        self._n = 0
+        if self._box is not None:
+            self._box = None
+            self.pop(0)
+            self._make_box()
+
+    @property
+    def text(self):
+        """The text shown."""
+        return self._text
+
+    @text.setter
+    def text(self, text):
+        f = self._f
+        cap = self._grid.width
+        if len(text) > cap:
+            self._room(min(len(text), 128 // f.width + 1))
+            cap = self._grid.width
+        g = self._grid
+        n = 0
+        for ch in text:
+            if n == cap:
+                break
+            i = f.index(ord(ch))
+            g[n] = i if i >= 0 else f.unknown
+            n += 1
+        for k in range(n, self._n):
+            g[k] = self._space
+        self._text = text
+        if n != self._n:
+            self._n = n
+            self._place()
+
+    @property
+    def color(self):
+        """The ink colour (WHITE or BLACK)."""
+        return self._color
+
+    @color.setter
+    def color(self, color):
+        if color != self._color:
+            self._color = color
+            self._grid.pixel_shader = _ink_palette(color)
+
+    @property
+    def background_color(self):
+        """The box colour behind the text, or None."""
+        return self._bg
+
+    @background_color.setter
+    def background_color(self, color):
+        if color == self._bg:
+            return
+        self._bg = color
+        box = self._box
+        if color is None:
+            if box is not None:
+                box.hidden = True
+            return
+        if box is None:
+            self._make_box()
+        else:
+            box.pixel_shader = _ink_palette(color)
+            box.hidden = False
+
+    def _make_box(self):
+        f = self._f
+        h = f.descent + f.height
+        box = displayio.TileGrid(_column(h), pixel_shader=_ink_palette(self._bg),
+                                 width=self._grid.width * f.width + 2 * self._pad, height=1,
+                                 tile_width=1, tile_height=h, default_tile=1,
+                                 x=-self._pad, y=-f.descent)
+        self.insert(0, box)
+        self._box = box
+        self._fill_box()
+
+    @property
+    def anchored_position(self):
+        """(x, y) of the anchor: y is the top row of the font cell."""
+        return (self._ax, self._ay)
+
+    @anchored_position.setter
+    def anchored_position(self, xy):
+        self._ax = xy[0]
+        self._ay = xy[1]
+        self._place()
+
+    @property
+    def bounding_box(self):
+        """(x, y, width, height) of what the text covers, in its own units:
+        from the font's descent above the cell (a box's blank top row)."""
+        f = self._f
+        pad = self._pad if self._bg is not None else 0
+        return (-pad, -f.descent, self._n * f.width + 2 * pad, f.descent + f.height)
+
+    def _place(self):
+        w = self._n * self._f.width * self.scale
+        a = self._anchor
+        x = self._ax
+        if a >= 1:
+            x -= w
+        elif a > 0:
+            x -= _half(w)
+        if self.x != x:
+            self.x = x
+        if self.y != self._ay:
+            self.y = self._ay
+        if self._box is not None:
+            self._fill_box()
+
+    def _fill_box(self):
+        box = self._box
+        w = self._n * self._f.width
+        if w:
+            w += 2 * self._pad
+        for i in range(box.width):
+            v = 0 if i < w else 1
+            if box[i] != v:
+                box[i] = v
 
 
 def label(font, text="", x=0, y=0, anchor=(0.0, 0.0), inverse=False, pad=0, scale=1):
-    """A ``bitmap_label.Label`` in font 'small' (5x8 cell) or 'medium' (6x10)
-    whose font cell starts at row ``y`` (anchor x: 0 left, 0.5 centre, 1 right)."""
-    kw = {"text": text, "anchor_point": anchor, "scale": scale,
-          "anchored_position": (x, y - _LABEL_TOP[font] * scale)}
+    """A :class:`Text` in font 'small' (5x8 cell) or 'medium' (6x10) whose
+    font cell starts at row ``y`` (anchor x: 0 left, 0.5 centre, 1 right);
+    ``inverse``: black on a white box ``pad`` columns wider each side."""
     if inverse:
-        kw["color"] = BLACK
-        kw["background_color"] = WHITE
-        kw["padding_left"] = pad
-        kw["padding_right"] = pad
-    else:
-        kw["color"] = WHITE
-    return bitmap_label.Label(fonts.load(font), **kw)
+        return Text(font, text, x, y, anchor[0], BLACK, WHITE, pad, scale)
+    return Text(font, text, x, y, anchor[0], WHITE, None, 0, scale)
 
 
 def box(w, h, x=0, y=0, value=1, hidden=False):
@@ -105,166 +266,3 @@ def title_bar(group, h=8, x=1, y=0, rx=127):
         group.append(lbl)
         out.append(lbl)
     return out[0], out[1]
-
-
-def frame(bm, x0, y0, x1, y1, v=1, dotted=False):
-    """Rectangle outline from (x0, y0) to (x1, y1) inclusive, corners cut."""
-    for x in range(x0 + 1, x1):
-        if not dotted or not (x & 1):
-            bm[x, y0] = v
-            bm[x, y1] = v
-    for y in range(y0 + 1, y1):
-        if not dotted or not (y & 1):
-            bm[x0, y] = v
-            bm[x1, y] = v
-
-
-def fill(bm, x0, y0, x1, y1, v):
-    """Fill the rectangle x0 <= x < x1, y0 <= y < y1."""
-    if bitmaptools is not None:
-        bitmaptools.fill_region(bm, x0, y0, x1, y1, v)
-        return
-    for y in range(y0, y1):
-        for x in range(x0, x1):
-            bm[x, y] = v
-
-
-_ink = {}
-
-
-def ink(font_name, ch):
-    """(glyph, x0, y0, width, height) of the inked part of ``ch``'s glyph."""
-    key = font_name + ch
-    r = _ink.get(key)
-    if r is None:
-        g = fonts.load(font_name).get_glyph(ord(ch))
-        if g is None:
-            raise ValueError("font %s has no glyph for %r" % (font_name, ch))
-        bm = g.bitmap
-        x0 = y0 = 99
-        x1 = y1 = -1
-        for y in range(bm.height):
-            for x in range(bm.width):
-                if bm[x, y]:
-                    x0 = min(x0, x)
-                    x1 = max(x1, x)
-                    y0 = min(y0, y)
-                    y1 = max(y1, y)
-        r = (bm, x0, y0, x1 - x0 + 1, y1 - y0 + 1) if x1 >= 0 else (bm, 0, 0, 0, 0)
-        _ink[key] = r
-    return r
-
-
-def stamp(dest, font_name, ch, x, y, v=1):
-    """Draw the ink of ``ch`` with its top-left ink pixel at (x, y)."""
-    bm, x0, y0, w, h = ink(font_name, ch)
-    if bitmaptools is not None and v == 1:
-        bitmaptools.blit(dest, bm, x, y, x1=x0, y1=y0, x2=x0 + w, y2=y0 + h,
-                         skip_source_index=0)
-        return
-    for j in range(h):
-        for i in range(w):
-            if bm[x0 + i, y0 + j]:
-                dest[x + i, y + j] = v
-
-
-def ink_width(font_name, text, gap=1):
-    """Width of ``text`` drawn glyph by glyph with ``gap`` columns between inks."""
-    w = -gap
-    for ch in text:
-        w += ink(font_name, ch)[3] + gap
-    return max(w, 0)
-
-
-def stamp_text(dest, font_name, text, x, y_top, gap=1, v=1):
-    """Draw ``text`` tightly (ink to ink); glyph tops aligned on the font cell."""
-    for ch in text:
-        bm, x0, y0, w, h = ink(font_name, ch)
-        stamp(dest, font_name, ch, x, y_top + y0, v)
-        x += w + gap
-
-
-class Card:
-    """One card place on screen: a face, a back, an empty slot or nothing."""
-
-    def __init__(self, kind, x=0, y=0):
-        w, h, font, vertical = _KINDS[kind]
-        self.kind = kind
-        self.w = w
-        self.h = h
-        self.font = font
-        self.vertical = vertical
-        self.bitmap = displayio.Bitmap(w, h, 3)
-        self.tile = displayio.TileGrid(self.bitmap, pixel_shader=palette("card"), x=x, y=y)
-        self.what = None
-        self.count = None
-        self.selected = False
-        self.show(NONE)
-
-    def move(self, x, y):
-        """Place the sprite with its top-left corner at (x, y)."""
-        if self.tile.x != x:
-            self.tile.x = x
-        if self.tile.y != y:
-            self.tile.y = y
-
-    def select(self, on):
-        """Draw the card inverted (the cursor) or normally."""
-        on = bool(on)
-        if on != self.selected:
-            self.selected = on
-            self.tile.pixel_shader = palette("card_sel" if on else "card")
-
-    def show(self, what, count=None):
-        """Show card id ``what`` or NONE / BACK / EMPTY; ``count`` on a back."""
-        if what == self.what and count == self.count:
-            return False
-        self.what = what
-        self.count = count
-        self.tile.hidden = what == NONE
-        if what == NONE:
-            return True
-        bm = self.bitmap
-        w, h = self.w, self.h
-        bm.fill(0)
-        for x, y in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)):
-            bm[x, y] = 2
-        if what == EMPTY:
-            frame(bm, 0, 0, w - 1, h - 1, 1, True)
-            return True
-        frame(bm, 0, 0, w - 1, h - 1)
-        if what == BACK:
-            for y in range(2, h - 2):
-                for x in range(2, w - 2):
-                    if (x + y) % 3 == 0:
-                        bm[x, y] = 1
-            if count is not None:
-                self._count(str(count))
-            return True
-        c = what % 52
-        self._face(RANK_TEXT[c >> 2], SUIT_TEXT[c & 3])
-        return True
-
-    def _count(self, text):
-        bm = self.bitmap
-        tw = ink_width("small", text)
-        x = (self.w - tw) // 2
-        y = (self.h - 7) // 2
-        fill(bm, max(x - 1, 1), y - 1, min(x + tw + 1, self.w - 1), y + 7, 0)
-        stamp_text(bm, "small", text, x, y - 1)
-
-    def _face(self, rank, suit):
-        f = self.font
-        bm = self.bitmap
-        gap = 0 if f == "medium" else 1  # "10" must fit a 14 px card
-        rw = ink_width(f, rank, gap)
-        sw = ink(f, suit)[3]
-        if self.vertical:
-            # Rank centred on top (ink from row 2), suit centred one row below it.
-            stamp_text(bm, f, rank, (self.w - rw) // 2, 2 - ink(f, "A")[2], gap)
-            stamp(bm, f, suit, (self.w - sw) // 2, 3 + ink(f, "A")[4])
-        else:
-            sep = 1 if len(rank) > 1 else 2
-            x = (self.w - rw - sep - sw) // 2
-            stamp_text(bm, f, rank, x, 2, gap)
-            stamp_text(bm, f, suit, x + rw + sep, 2)

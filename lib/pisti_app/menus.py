@@ -14,7 +14,6 @@ from pisti_app.menu import Item, ListMenu
 from pisti_app.strings import t
 
 LEVELS = ("acemi", "kalfa", "usta")
-SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step
 GAMES = ("pisti", "yedili")
 TIMERS = (30, 45, 60, 90, 120, 180, 240, 300)  # T-3 choices (PISTI_TIMER may set another)
 

@@ -7,8 +7,10 @@
 How seats, sides and cards are named on screen (in the current language).
 """
 
-from pisti_app.gfx import RANK_TEXT, SUIT_TEXT
 from pisti_app.strings import t
+
+RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUIT_TEXT = "\u2663\u2666\u2665\u2660"  # ♣ ♦ ♥ ♠ (C D H S)
 
 
 def card_text(c):

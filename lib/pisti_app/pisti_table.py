@@ -24,6 +24,7 @@ card on the pile for a moment; a pişti pops a toast and a tune.
 """
 
 from pisti_app import gfx
+from pisti_app import sprites
 from pisti_app import keys as K
 from pisti_app.names import card_text, side_name
 from pisti_app.strings import t
@@ -46,7 +47,7 @@ class PistiTable(TableBase):
         self.capture = None  # (card, cards taken, side) while a capture is held
         if self.compact:
             self.under = ()
-            self.pile = gfx.Card(gfx.MINI, 0, CARD_Y)
+            self.pile = sprites.Card(sprites.MINI, 0, CARD_Y)
             g.append(self.pile.tile)
             self.pile_n = gfx.label("small", "", INFO_X, 16)
             g.append(self.pile_n)
@@ -55,29 +56,29 @@ class PistiTable(TableBase):
             g.append(self.deal_n)
             self.chips = []
             for i in range(4):
-                c = gfx.Card(gfx.MINI, hand_x(i), CARD_Y)
+                c = sprites.Card(sprites.MINI, hand_x(i), CARD_Y)
                 g.append(c.tile)
                 self.chips.append(c)
             self.finish()
             return
         self.under = []  # P-8: the face-down centre cards peek out under the pile
         for i in range(3):
-            c = gfx.Card(gfx.TINY, 38 + 4 * i, 14 + i)
+            c = sprites.Card(sprites.TINY, 38 + 4 * i, 14 + i)
             g.append(c.tile)
             self.under.append(c)
-        self.pile = gfx.Card(gfx.BIG, 50, 10)
+        self.pile = sprites.Card(sprites.BIG, 50, 10)
         g.append(self.pile.tile)
         self.pile_n = gfx.label("small", "", 71, 11)
         g.append(self.pile_n)
-        self.bottom = gfx.Card(gfx.MED, 98, 12)
+        self.bottom = sprites.Card(sprites.MED, 98, 12)
         g.append(self.bottom.tile)
-        self.stock = gfx.Card(gfx.MED, 85, 12)
+        self.stock = sprites.Card(sprites.MED, 85, 12)
         g.append(self.stock.tile)
         self.deal_n = gfx.label("small", "", 99, 32, anchor=(0.5, 0.0))
         g.append(self.deal_n)
         self.chips = []
         for x in _CHIP_X:
-            c = gfx.Card(gfx.CHIP, x, 49)
+            c = sprites.Card(sprites.CHIP, x, 49)
             g.append(c.tile)
             self.chips.append(c)
         self.finish()
@@ -98,20 +99,20 @@ class PistiTable(TableBase):
             self.pile_n.text = "+%d" % self.capture[1]
         else:
             self.pile.select(False)
-            self.pile.show(pile[-1] if pile else gfx.EMPTY)
+            self.pile.show(pile[-1] if pile else sprites.EMPTY)
             self.pile_n.text = ("\u00d7%d" % len(pile)) if len(pile) > 1 else ""
         for i in range(len(self.under)):
-            self.under[i].show(gfx.BACK if i < h.hidden else gfx.NONE)
+            self.under[i].show(sprites.BACK if i < h.hidden else sprites.NONE)
         if self.stock is None:  # 32 px: the bottom card while the stock lasts
             self.deal_n.text = card_text(h.deck[51]) if h.stock else ""
         elif h.stock:
-            self.stock.show(gfx.BACK, h.stock)
+            self.stock.show(sprites.BACK, h.stock)
             self.bottom.show(h.deck[51])  # P-5: the bottom card is shown to all
             per = 4 * s.players
             self.deal_n.text = "%d/%d" % ((52 - h.stock - 4) // per, 48 // per)
         else:
-            self.stock.show(gfx.NONE)
-            self.bottom.show(gfx.NONE)
+            self.stock.show(sprites.NONE)
+            self.bottom.show(sprites.NONE)
             self.deal_n.text = "%d/%d" % (48 // (4 * s.players), 48 // (4 * s.players))
         cards = h.hand(0)
         if self.cursor >= len(cards):
@@ -119,7 +120,7 @@ class PistiTable(TableBase):
         mine = self.my_turn()
         for i in range(4):
             c = self.chips[i]
-            c.show(cards[i] if i < len(cards) else gfx.NONE)
+            c.show(cards[i] if i < len(cards) else sprites.NONE)
             c.select(mine and i == self.cursor)
         if not self.flash:
             if h.over:

@@ -98,6 +98,11 @@ class GameSession:
         return self.match.hand
 
     @property
+    def totals(self):
+        """The match totals per side (the match's own list)."""
+        return self.match.totals
+
+    @property
     def hands_done(self):
         """Hands finished (and scored) in this match."""
         return self.base + len(self.match.history)

@@ -12,6 +12,7 @@ seconds, opens the menu.
 """
 
 from pisti_app import gfx
+from pisti_app import sprites
 from pisti_app.screen import Screen
 from pisti_app.strings import t
 from pisti_app.util import const, ticks_add, ticks_diff
@@ -35,9 +36,9 @@ class Splash(Screen):
         g.append(title)
         for i in range(len(_FAN)):
             if c:
-                card = gfx.Card(gfx.MED, 66 + i * 12, 0)
+                card = sprites.Card(sprites.MED, 66 + i * 12, 0)
             else:
-                card = gfx.Card(gfx.MED, 28 + i * 15, 24)
+                card = sprites.Card(sprites.MED, 28 + i * 15, 24)
             card.show(_FAN[i])
             g.append(card.tile)
         self.prompt = gfx.label("small", "", 0 if c else 64, 24 if c else 56,

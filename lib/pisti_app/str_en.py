@@ -134,6 +134,7 @@ S = {
     "keys_new": "A start   B back",
     "keys_ok": "A ok",
     "practice_end": "Practice: not ranked",
+    "oom": "Out of memory:\nyour game is saved.\nPress A to restart.",
     "nvm_reset": "Saves unreadable: reset",
     "nvm_recovered": "Saves recovered",
 }
@@ -141,6 +142,7 @@ S = {
 # The texts above that name buttons, for three buttons (FeatherWing: A
 # previous, C next, B select, a long B back); see strings.set_buttons.
 S3 = {
+    "oom": "Out of memory:\nyour game is saved.\nPress B to restart.",
     "press_a": "press B",
     "help_menu": "A/C move  B ok  hold back",
     "help_values": "A/C move  B change/ok",

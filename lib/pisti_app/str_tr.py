@@ -132,6 +132,7 @@ S = {
     "keys_new": "A başla   B geri",
     "keys_ok": "A tamam",
     "practice_end": "Antrenman: puansız",
+    "oom": "Bellek yetmedi:\noyunun kaydedildi.\nYeniden başlatmak için A.",
     "nvm_reset": "Kayıtlar sıfırlandı",
     "nvm_recovered": "Kayıtlar kurtarıldı",
 }
@@ -139,6 +140,7 @@ S = {
 # Tuş adı geçen metinler, üç tuş için (FeatherWing: A önceki, C sonraki,
 # B seç, B'ye uzun basmak geri); see strings.set_buttons.
 S3 = {
+    "oom": "Bellek yetmedi:\noyunun kaydedildi.\nYeniden başlatmak için B.",
     "press_a": "B: başla",
     "help_menu": "A/C  B tamam  uzun B geri",
     "help_values": "A/C seç  B değiştir",

@@ -14,7 +14,7 @@ the move timer of rated games in the top bar (T-3).
 On a 32-px display (``compact``) the tables share one plan: the top bar
 (scores at the ends; each opponent's card count in the middle, left seat
 first, inverted while that seat is to move; the move timer after them),
-the message line at y 8, and a row of :data:`gfx.MINI` cards at y 18: the
+the message line at y 8, and a row of :data:`sprites.MINI` cards at y 18: the
 pile or top card on the left, two short lines of pile facts beside it
 (:data:`INFO_X`), then the hand (:func:`hand_x`).
 
@@ -28,8 +28,10 @@ is lost, taken back or chosen again.
 """
 
 import displayio
+import supervisor
 
 from pisti_app import gfx
+from pisti_app import sprites
 from pisti_app import keys as K
 from pisti_app.names import seat_name
 from pisti_app.screen import Screen
@@ -81,8 +83,8 @@ class Badge:
             x, lx, anchor, ly = 0, 9, (0.0, 0.0), y + 1
         else:
             x, lx, anchor, ly = 121, 119, (1.0, 0.0), y + 1
-        self.icon = gfx.Card(gfx.TINY, x, y)
-        self.icon.show(gfx.BACK)
+        self.icon = sprites.Card(sprites.TINY, x, y)
+        self.icon.show(sprites.BACK)
         self.count = gfx.label("small", "", lx, ly, anchor=anchor)
         group.append(self.icon.tile)
         group.append(self.count)
@@ -283,6 +285,7 @@ class TableBase(Screen):
         c = self.hand.copy()
         m = self.s.match
         bots = self.app.bots
+        log = self.app.memlog
         out = bytearray()
         if first is not None:
             c.apply(first)
@@ -292,7 +295,12 @@ class TableBase(Screen):
             bot = bots[seat]
             if bot is None:
                 break
+            if log:
+                t0 = supervisor.ticks_ms()
             a = bot.choose(c.observe(seat, m.totals, m.target))
+            if log:
+                lv = "outside" if seat in self.app.outside_bots else self.s.levels[seat]
+                print("bot %d %s %d" % (seat, lv, ticks_diff(supervisor.ticks_ms(), t0)))
             if not c.is_legal(a):
                 raise ValueError("the bot at seat %d chose %r, which is not legal in %s"
                                  % (seat, a, c.describe()))

@@ -15,6 +15,7 @@ from pisti_core.cards import RANK, SUIT, card_str
 from pisti_core.yedili import AGAIN, DRAW, DRAWN, JACK_BASE, MUAMELE, OPENING, PASS
 
 from pisti_app import gfx
+from pisti_app import sprites
 from pisti_app.names import card_text
 from pisti_app.strings import t
 from pisti_app.util import const
@@ -52,15 +53,15 @@ class SuitPicker:
         bm.fill(0)
         h = self.h
         y = (h - 20) // 2
-        gfx.frame(bm, 0, 0, 127, h - 1)
+        sprites.frame(bm, 0, 0, 127, h - 1)
         for i in range(4):
             x = 10 + i * 30
             v = 1
             if i == sel:
-                gfx.fill(bm, x, y, x + 20, y + 20, 1)
+                sprites.fill(bm, x, y, x + 20, y + 20, 1)
                 v = 0
-            g = gfx.ink("large", gfx.SUIT_TEXT[i])
-            gfx.stamp(bm, "large", gfx.SUIT_TEXT[i], x + (20 - g[3]) // 2, y + (20 - g[4]) // 2, v)
+            g = sprites.ink("large", sprites.SUIT_TEXT[i])
+            sprites.stamp(bm, "large", sprites.SUIT_TEXT[i], x + (20 - g[3]) // 2, y + (20 - g[4]) // 2, v)
 
     def hide(self):
         """Take the panel away."""
@@ -87,10 +88,10 @@ def why_not(h):
     if h.pending:
         return t("why_pending") % h.pending
     if h.named >= 0:
-        s = gfx.SUIT_TEXT[h.named]
+        s = sprites.SUIT_TEXT[h.named]
         return t("why_named") % (s, s)
     top = h.top
-    return t("why_match") % (gfx.SUIT_TEXT[top & 3], gfx.RANK_TEXT[top >> 2])
+    return t("why_match") % (sprites.SUIT_TEXT[top & 3], sprites.RANK_TEXT[top >> 2])
 
 
 def hint(h, focus, mine, who):
@@ -129,7 +130,7 @@ def play_text(h, ph, seat, a, who, before):
     c = a if a < 52 else 40 + ((a - JACK_BASE) >> 2)
     text = "%s: %s" % (who, card_text(c))
     if a >= JACK_BASE:
-        text += " \u2192" + gfx.SUIT_TEXT[(a - JACK_BASE) & 3]
+        text += " \u2192" + sprites.SUIT_TEXT[(a - JACK_BASE) & 3]
     elif h.pending and RANK[c] == _SEVEN:
         text += " +%d" % h.pending
     return text

@@ -25,6 +25,7 @@ from pisti_core.cards import RANK
 from pisti_core.yedili import DRAW, DRAWN, JACK_BASE, MUAMELE, OPENING, OVER, PASS, PICK
 
 from pisti_app import gfx
+from pisti_app import sprites
 from pisti_app import keys as K
 from pisti_app.strings import t
 from pisti_app.table import C_MSG_Y, CARD_Y, INFO_X, TableBase, hand_x
@@ -54,11 +55,11 @@ class YediliTable(TableBase):
         else:
             self.pending = gfx.label("medium", "", 46, 12, anchor=(1.0, 0.0), inverse=True, pad=1)
             g.append(self.pending)
-            self.top = gfx.Card(gfx.BIG, 50, 10)
+            self.top = sprites.Card(sprites.BIG, 50, 10)
             g.append(self.top.tile)
             self.named = gfx.label("medium", "", 71, 11)
             g.append(self.named)
-            self.stock = gfx.Card(gfx.MED, 92, 12)
+            self.stock = sprites.Card(sprites.MED, 92, 12)
             g.append(self.stock.tile)
             self.stock_n = None
             self.action = gfx.label("small", "", 0, 27)
@@ -66,7 +67,7 @@ class YediliTable(TableBase):
             self.slots = _SLOTS
             self.cards = []
             for i in range(_SLOTS):
-                c = gfx.Card(gfx.MED, _X0 + i * _PITCH, _HAND_Y)
+                c = sprites.Card(sprites.MED, _X0 + i * _PITCH, _HAND_Y)
                 g.append(c.tile)
                 self.cards.append(c)
             self.larrow = gfx.label("small", "", 0, 50)
@@ -84,13 +85,13 @@ class YediliTable(TableBase):
 
     def compact_parts(self, g):
         """The 32-px layout's sprites and labels (see the module docstring)."""
-        self.top = gfx.Card(gfx.MINI, 0, CARD_Y)
+        self.top = sprites.Card(sprites.MINI, 0, CARD_Y)
         g.append(self.top.tile)
         self.named = gfx.label("small", "", INFO_X, 16)
         g.append(self.named)
         self.pending = gfx.label("small", "", INFO_X + 1, 16, inverse=True, pad=1)
         g.append(self.pending)
-        self.stock = gfx.Card(gfx.NANO, INFO_X, 24)
+        self.stock = sprites.Card(sprites.NANO, INFO_X, 24)
         g.append(self.stock.tile)
         self.stock_n = gfx.label("small", "", INFO_X + 8, 24)
         g.append(self.stock_n)
@@ -99,7 +100,7 @@ class YediliTable(TableBase):
         self.slots = _C_SLOTS
         self.cards = []
         for i in range(_C_SLOTS):
-            c = gfx.Card(gfx.MINI, hand_x(i), CARD_Y)
+            c = sprites.Card(sprites.MINI, hand_x(i), CARD_Y)
             g.append(c.tile)
             self.cards.append(c)
         self.larrow = gfx.label("small", "", 41, 21)
@@ -152,17 +153,17 @@ class YediliTable(TableBase):
             self.top.select(True)
         else:
             self.top.select(False)
-            self.top.show(h.top if h.top >= 0 else gfx.EMPTY)
+            self.top.show(h.top if h.top >= 0 else sprites.EMPTY)
         named = h.named >= 0 and self.shown is None and not (self.compact and h.pending)
-        _set(self.named, ("\u2192" + gfx.SUIT_TEXT[h.named]) if named else "")
+        _set(self.named, ("\u2192" + sprites.SUIT_TEXT[h.named]) if named else "")
         _set(self.pending, ("+%d" % h.pending) if h.pending else "")
         if self.stock_n is not None:  # 32 px: a small back and the number
-            self.stock.show(gfx.BACK if h.stock else gfx.EMPTY)
+            self.stock.show(sprites.BACK if h.stock else sprites.EMPTY)
             _set(self.stock_n, str(h.stock))
         elif h.stock:
-            self.stock.show(gfx.BACK, h.stock)
+            self.stock.show(sprites.BACK, h.stock)
         else:
-            self.stock.show(gfx.EMPTY)
+            self.stock.show(sprites.EMPTY)
         act = self.action_text()
         inv = self.focus == "action"
         if self.compact:  # the button takes the message line while focused
@@ -198,9 +199,9 @@ class YediliTable(TableBase):
             k = self.first + i
             spr = self.cards[i]
             if k < n:
-                spr.show(gfx.BACK if pick else cards[k])
+                spr.show(sprites.BACK if pick else cards[k])
             else:
-                spr.show(gfx.NONE)
+                spr.show(sprites.NONE)
             spr.select(show_cursor and k == self.cursor and k < n)
         _set(self.larrow, "\u25c0" if self.first > 0 else "")
         _set(self.rarrow, "\u25b6" if self.first + slots < n else "")

@@ -1,0 +1,211 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.sprites`
+===================
+
+Card sprites drawn from the glyph sheets' rank and suit glyphs into
+bitmaps allocated once (the tables and the splash load this; the menus do
+not). A sprite redraws its pixels only when its card changes; selecting it
+swaps the palette (no pixels touched).
+"""
+
+import displayio
+
+import fonts
+from pisti_app.gfx import palette
+from pisti_app.names import RANK_TEXT, SUIT_TEXT
+from pisti_app.util import const
+
+try:
+    import bitmaptools
+except ImportError:  # very old cores: slower pixel loop below
+    bitmaptools = None
+
+# Card kinds: (width, height, font, vertical layout)
+BIG = const(0)  # pile top card: large rank over large suit
+CHIP = const(1)  # Pişti hand: large rank and suit side by side
+MED = const(2)  # Pis Yedili hand, bottom card: medium rank over suit
+TINY = const(3)  # opponents' and the stock's backs
+MINI = const(4)  # 32-px layouts: medium rank and suit side by side
+NANO = const(5)  # 32-px layouts: a back as big as a small letter (the stock)
+_KINDS = ((19, 26, "large", 1), (27, 15, "large", 0), (14, 20, "medium", 1), (7, 10, "small", 1),
+          (20, 14, "medium", 0), (6, 8, "small", 1))
+
+# What a sprite shows besides a card id (0..103).
+NONE = const(-1)
+BACK = const(-2)
+EMPTY = const(-3)
+
+
+
+def frame(bm, x0, y0, x1, y1, v=1, dotted=False):
+    """Rectangle outline from (x0, y0) to (x1, y1) inclusive, corners cut."""
+    for x in range(x0 + 1, x1):
+        if not dotted or not (x & 1):
+            bm[x, y0] = v
+            bm[x, y1] = v
+    for y in range(y0 + 1, y1):
+        if not dotted or not (y & 1):
+            bm[x0, y] = v
+            bm[x1, y] = v
+
+
+def fill(bm, x0, y0, x1, y1, v):
+    """Fill the rectangle x0 <= x < x1, y0 <= y < y1."""
+    if bitmaptools is not None:
+        bitmaptools.fill_region(bm, x0, y0, x1, y1, v)
+        return
+    for y in range(y0, y1):
+        for x in range(x0, x1):
+            bm[x, y] = v
+
+
+_ink = {}
+
+
+def ink(font_name, ch):
+    """(sheet, x0, y0, width, height, cell x, cell y) of the inked part of
+    ``ch``'s glyph: x0, y0 inside its cell, the cell's corner in the sheet."""
+    key = font_name + ch
+    r = _ink.get(key)
+    if r is None:
+        f = fonts.load(font_name)
+        i = f.index(ord(ch))
+        if i < 0:
+            raise ValueError("font %s has no glyph for %r" % (font_name, ch))
+        bm = f.bitmap
+        ox = (i % f.cols) * f.width
+        oy = (i // f.cols) * f.height
+        x0 = y0 = 99
+        x1 = y1 = -1
+        for y in range(f.height):
+            for x in range(f.width):
+                if bm[ox + x, oy + y]:
+                    x0 = min(x0, x)
+                    x1 = max(x1, x)
+                    y0 = min(y0, y)
+                    y1 = max(y1, y)
+        if x1 < 0:
+            x0 = y0 = 0
+            x1 = y1 = -1
+        r = (bm, x0, y0, x1 - x0 + 1, y1 - y0 + 1, ox, oy)
+        _ink[key] = r
+    return r
+
+
+def stamp(dest, font_name, ch, x, y, v=1):
+    """Draw the ink of ``ch`` with its top-left ink pixel at (x, y)."""
+    bm, x0, y0, w, h, ox, oy = ink(font_name, ch)
+    x0 += ox
+    y0 += oy
+    if bitmaptools is not None and v == 1:
+        bitmaptools.blit(dest, bm, x, y, x1=x0, y1=y0, x2=x0 + w, y2=y0 + h,
+                         skip_source_index=0)
+        return
+    for j in range(h):
+        for i in range(w):
+            if bm[x0 + i, y0 + j]:
+                dest[x + i, y + j] = v
+
+
+def ink_width(font_name, text, gap=1):
+    """Width of ``text`` drawn glyph by glyph with ``gap`` columns between inks."""
+    w = -gap
+    for ch in text:
+        w += ink(font_name, ch)[3] + gap
+    return max(w, 0)
+
+
+def stamp_text(dest, font_name, text, x, y_top, gap=1, v=1):
+    """Draw ``text`` tightly (ink to ink); glyph tops aligned on the font cell."""
+    for ch in text:
+        r = ink(font_name, ch)
+        stamp(dest, font_name, ch, x, y_top + r[2], v)
+        x += r[3] + gap
+
+
+class Card:
+    """One card place on screen: a face, a back, an empty slot or nothing."""
+
+    def __init__(self, kind, x=0, y=0):
+        w, h, font, vertical = _KINDS[kind]
+        self.kind = kind
+        self.w = w
+        self.h = h
+        self.font = font
+        self.vertical = vertical
+        self.bitmap = displayio.Bitmap(w, h, 3)
+        self.tile = displayio.TileGrid(self.bitmap, pixel_shader=palette("card"), x=x, y=y)
+        self.what = None
+        self.count = None
+        self.selected = False
+        self.show(NONE)
+
+    def move(self, x, y):
+        """Place the sprite with its top-left corner at (x, y)."""
+        if self.tile.x != x:
+            self.tile.x = x
+        if self.tile.y != y:
+            self.tile.y = y
+
+    def select(self, on):
+        """Draw the card inverted (the cursor) or normally."""
+        on = bool(on)
+        if on != self.selected:
+            self.selected = on
+            self.tile.pixel_shader = palette("card_sel" if on else "card")
+
+    def show(self, what, count=None):
+        """Show card id ``what`` or NONE / BACK / EMPTY; ``count`` on a back."""
+        if what == self.what and count == self.count:
+            return False
+        self.what = what
+        self.count = count
+        self.tile.hidden = what == NONE
+        if what == NONE:
+            return True
+        bm = self.bitmap
+        w, h = self.w, self.h
+        bm.fill(0)
+        for x, y in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)):
+            bm[x, y] = 2
+        if what == EMPTY:
+            frame(bm, 0, 0, w - 1, h - 1, 1, True)
+            return True
+        frame(bm, 0, 0, w - 1, h - 1)
+        if what == BACK:
+            for y in range(2, h - 2):
+                for x in range(2, w - 2):
+                    if (x + y) % 3 == 0:
+                        bm[x, y] = 1
+            if count is not None:
+                self._count(str(count))
+            return True
+        c = what % 52
+        self._face(RANK_TEXT[c >> 2], SUIT_TEXT[c & 3])
+        return True
+
+    def _count(self, text):
+        bm = self.bitmap
+        tw = ink_width("small", text)
+        x = (self.w - tw) // 2
+        y = (self.h - 7) // 2
+        fill(bm, max(x - 1, 1), y - 1, min(x + tw + 1, self.w - 1), y + 7, 0)
+        stamp_text(bm, "small", text, x, y - 1)
+
+    def _face(self, rank, suit):
+        f = self.font
+        bm = self.bitmap
+        gap = 0 if f == "medium" else 1  # "10" must fit a 14 px card
+        rw = ink_width(f, rank, gap)
+        sw = ink(f, suit)[3]
+        if self.vertical:
+            # Rank centred on top (ink from row 2), suit centred one row below it.
+            stamp_text(bm, f, rank, (self.w - rw) // 2, 2 - ink(f, "A")[2], gap)
+            stamp(bm, f, suit, (self.w - sw) // 2, 3 + ink(f, "A")[4])
+        else:
+            sep = 1 if len(rank) > 1 else 2
+            x = (self.w - rw - sep - sw) // 2
+            stamp_text(bm, f, rank, x, 2, gap)
+            stamp_text(bm, f, suit, x + rw + sep, 2)
