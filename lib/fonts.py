@@ -16,6 +16,8 @@ sheets from the PCF fonts and documents the file layout.
 
 import displayio
 
+from pisti_app.util import open_asset
+
 try:
     import bitmaptools
 except ImportError:  # very old cores: the pixel loop below
@@ -58,7 +60,7 @@ class Sheet:
             row = f.read(stride)
             for x in range(w):
                 if (row[x >> 3] >> (x & 7)) & 1:
-                    bm[x, y] = 1
+                    bm[y * w + x] = 1
 
     def index(self, code):
         """The tile of character code ``code``, or -1 when the font lacks it."""
@@ -80,19 +82,6 @@ class Sheet:
         return -1
 
 
-def _folders():
-    # Next to this module's folder first (the repo root on a desktop, / on the
-    # device), then the device root, then the current directory.
-    out = []
-    here = globals().get("__file__", "")
-    cut = here.replace("\\", "/").rfind("/lib/")
-    if cut >= 0:
-        out.append(here[:cut] + "/assets/fonts/")
-    out.append("/assets/fonts/")
-    out.append("assets/fonts/")
-    return out
-
-
 def load(name):
     """The :class:`Sheet` for 'small', 'medium' or 'large', loaded on first use."""
     font = _cache.get(name)
@@ -101,18 +90,16 @@ def load(name):
     file = _FILES.get(name)
     if file is None:
         raise ValueError("unknown font %r: use 'small', 'medium' or 'large'" % (name,))
-    for folder in _folders():
-        try:
-            f = open(folder + file, "rb")
-        except OSError:
-            continue
-        try:
-            font = Sheet(f)
-        finally:
-            f.close()
-        _cache[name] = font
-        return font
-    raise OSError("font file %s not found in /assets/fonts/ or assets/fonts/" % file)
+    try:
+        f = open_asset("fonts/" + file)
+    except OSError:
+        raise OSError("font file %s not found in /assets/fonts/ or assets/fonts/" % file)
+    try:
+        font = Sheet(f)
+    finally:
+        f.close()
+    _cache[name] = font
+    return font
 
 
 def missing(font, text):

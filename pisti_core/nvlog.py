@@ -430,7 +430,7 @@ class Store:
         q = p
         while q < size:
             k = size - q if size - q < 32 else 32
-            img[q:q + k] = _FF32[:k]
+            img[q:q + k] = _FF32 if k == 32 else _FF32[:k]  # no 32-byte copy each time
             q += k
         self._write(0, img)
         if not self.blank:

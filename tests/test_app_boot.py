@@ -270,6 +270,14 @@ def test_hardware_comes_from_settings(tmp_path):
         assert d.app.display.rotation == 180
         assert d.app.hw.key_names == ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
         assert d.app.hw.buzzer is not None and d.rig.oled.problems() == []
+        assert d.app.hw.i2c.frequency == 400000  # the profile's fast mode (issue 11)
+    finally:
+        d.close()
+    with pytest.raises(ValueError, match="PISTI_I2C_FREQUENCY must be 10000 to 1000000"):
+        Device(tmp_path, PISTI_I2C_FREQUENCY=5)
+    d = Device(tmp_path, PISTI_I2C_FREQUENCY=100000)
+    try:
+        assert d.app.hw.i2c.frequency == 100000
     finally:
         d.close()
 

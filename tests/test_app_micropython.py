@@ -43,11 +43,11 @@ class Bitmap:
         self.height = h
         self._b = bytearray((w * h + 3) // 4)  # 2 bits a pixel, like the core
     def __setitem__(self, xy, v):
-        i = xy[1] * self.width + xy[0]
+        i = xy if isinstance(xy, int) else xy[1] * self.width + xy[0]
         s = (i & 3) * 2
         self._b[i >> 2] = (self._b[i >> 2] & ~(3 << s)) | (v << s)
     def __getitem__(self, xy):
-        i = xy[1] * self.width + xy[0]
+        i = xy if isinstance(xy, int) else xy[1] * self.width + xy[0]
         return (self._b[i >> 2] >> ((i & 3) * 2)) & 3
     def fill(self, v):
         b = (v | v << 2 | v << 4 | v << 6) & 255
@@ -247,7 +247,7 @@ def build(tmp_path_factory):
                         os.path.join(ROOT, "lib", "pisti_app", m + ".py")], check=True)
     subprocess.run([mpy.tool("mpy-cross"), "-o", os.path.join(out, "lib", "fonts.mpy"),
                     os.path.join(ROOT, "lib", "fonts.py")], check=True)
-    shutil.copytree(os.path.join(ROOT, "assets", "fonts"), os.path.join(out, "assets", "fonts"))
+    shutil.copytree(os.path.join(ROOT, "assets"), os.path.join(out, "assets"))
     stubs = os.path.join(out, "stubs")
     for name, text in STUBS.items():
         os.makedirs(os.path.dirname(os.path.join(stubs, name)), exist_ok=True)
@@ -268,9 +268,9 @@ def run(build, start, hands, heap, cwd):
 
 
 @pytest.mark.parametrize("start", ["pisti:2:usta", "pisti:4:kalfa", "yedili:3:usta", "yedili:4:usta"])
-def test_64bit_core_and_logic_only_matches_run_in_224K_with_stand_ins(build, tmp_path, start):
+def test_64bit_core_and_logic_only_matches_run_in_256K_with_stand_ins(build, tmp_path, start):
     """64-bit unix port, stand-ins for displayio, display_text and the fonts:
-    the app's logic and the core play matches in 224K (not the device gauge)."""
+    the app's logic and the core play matches in 256K (not the device gauge)."""
     r = run(build, start, 2, "256K", tmp_path)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.startswith("ok %s hands=" % start.split(":")[0]), r.stdout

@@ -193,3 +193,33 @@ def test_leaving_confirmations_fit_their_screen(lang):
             assert len(lines) <= 5 and max(len(x) for x in lines) <= 25, (head, cost, lines)
     for key in ("leave_q", "new_q", "time_up"):
         assert len(s[key]) <= 22, key  # room for the timer on the right of the bar
+
+
+# -- the texts on flash (assets/strings, tools/make_strings.py) ---------------------------
+
+
+def test_committed_text_files_are_up_to_date():
+    import subprocess  # pylint: disable=import-outside-toplevel
+    import sys  # pylint: disable=import-outside-toplevel
+
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_strings.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout
+
+
+def test_every_text_reads_back_from_the_files_in_both_languages_and_button_sets():
+    from pisti_app import strings  # pylint: disable=import-outside-toplevel
+
+    was_lang, was_three = strings.lang(), strings.three_buttons()
+    try:
+        for lang, mod in (("en", str_en), ("tr", str_tr)):
+            strings.set_lang(lang)
+            for three in (False, True):
+                strings.set_buttons(three)
+                for key, text in mod.S.items():
+                    assert strings.t(key) == (mod.S3.get(key, text) if three else text), (lang, key)
+        with pytest.raises(KeyError):
+            strings.t("no_such_text")
+    finally:
+        strings.set_lang(was_lang or "en")
+        strings.set_buttons(was_three)

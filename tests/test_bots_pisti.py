@@ -320,3 +320,298 @@ def test_each_bot_module_imports_from_source_in_64K(mpy_build, tmp_path, module)
     name = "pisti_core.bots" if module == "__init__" else "pisti_core.bots." + module
     r = mpy.run_code("import %s\nprint('imported')\n" % name, "64K", path=(str(tmp_path),))
     assert r.returncode == 0 and "imported" in r.stdout, r.stdout + r.stderr
+
+
+# -- the last-deal search without recursion (CircuitPython's pystack) ---------------
+# The recursive search it replaced, kept verbatim as the oracle (2026-12-02: it
+# overflowed the device's 2 KB pystack), with the solve() that called it.
+
+from pisti_core.bots import pisti_end  # noqa: E402
+from pisti_core.pisti import PTS  # noqa: E402
+
+_BIG = 1000
+_CALLS = [0]
+
+
+def _ref_search(a, b, turn, t, m, v, lc, dc, ply, alpha, beta, only=-1):
+    _CALLS[0] += 1
+    hand = a if turn > 0 else b
+    k = len(hand)
+    if not k:
+        if lc:  # P-11: what is left goes to the last capturer
+            v *= lc
+            dc += lc * m
+        else:
+            v = 0
+        return v + (3 if dc > 0 else -3 if dc < 0 else 0)  # P-12 majority
+    best = -_BIG if turn > 0 else _BIG
+    done = 0  # ranks tried: cards alike in rank and points are tried once
+    for cap in (1, 0):  # captures first: better pruning
+        for i in range(k):
+            c = hand[i]
+            r = c >> 2
+            if cap != (1 if m and (r == t or r == 10) else 0) or (only >= 0 and i != only):
+                continue
+            if (done >> r) & 1:
+                j = 0
+                while j < i and (hand[j] >> 2 != r or PTS[hand[j]] != PTS[c]):
+                    j += 1
+                if j < i:
+                    continue
+            done |= 1 << r
+            hand[i] = hand[k - 1]
+            hand.pop()
+            if cap:
+                g = v + PTS[c]
+                if m == 1 and r == t and ply != 47:  # P-9
+                    g += 20 if r == 10 else 10
+                g = turn * g + _ref_search(a, b, -turn, -1, 0, 0, turn, dc + turn * (m + 1),
+                                           ply + 1, alpha, beta)
+            else:
+                g = _ref_search(a, b, -turn, r, m + 1, v + PTS[c], lc, dc, ply + 1, alpha, beta)
+            hand.append(c)
+            hand[i], hand[k - 1] = hand[k - 1], hand[i]
+            if turn > 0:
+                if g > best:
+                    best = g
+                    if g > alpha:
+                        alpha = g
+            elif g < best:
+                best = g
+                if g < beta:
+                    beta = g
+            if alpha >= beta:
+                return best
+    return best
+
+
+def _ref_solve(obs, rng, budget):
+    _B, _F = pisti_bots._B, pisti_bots._F
+    pool = [c for c in range(52) if not _B[c]]  # what the seat has not seen
+    n = len(pool)
+    sure = obs.bottom if _F[71] >= 0 else -1  # P-5: the dealer holds it
+    theirs = [sure] * obs.hand_counts[1 - obs.seat]
+    h = len(theirs) - (sure >= 0)
+    mine = list(obs.hand)
+    k = len(mine)
+    if h < 0 or h > n or n > 10:
+        return None
+    hands = []
+    for x in range(1 << n):
+        j = 0
+        y = x
+        while y:
+            j += y & 1
+            y >>= 1
+        if j == h:
+            hands.append(x)
+    keep = budget // (16 * pisti_end._COST[min(8, k + len(theirs))])
+    if len(hands) > keep:
+        for i in range(keep):
+            j = i + rng.randrange(len(hands) - i)
+            hands[i], hands[j] = hands[j], hands[i]
+        hands = hands[:keep or 1]
+    t = obs.pile[-1] >> 2 if obs.pile_size else -1
+    v = 0
+    for c in obs.pile:
+        v += PTS[c]
+    lc = obs.last_cap
+    lc = 0 if lc < 0 else 1 if lc == obs.side else -1
+    score = [0] * k
+    for x in hands:
+        j = 0 if sure < 0 else 1
+        for i in range(n):
+            if (x >> i) & 1:
+                theirs[j] = pool[i]
+                j += 1
+        for i in range(k):
+            score[i] += _ref_search(mine, theirs, 1, t, obs.pile_size, v, lc,
+                                    obs.cards[obs.side] - obs.cards[1 - obs.side], obs.ply,
+                                    -_BIG, _BIG, i)
+    top = max(score)
+    return [s == top for s in score]
+
+
+class _Pushes(list):
+    """The search's stack, counting the plies it goes down (each saves its
+    node from slot 0 of a ply's slots on)."""
+
+    def __init__(self, size):
+        list.__init__(self, [0] * size)
+        self.pushes = 0
+
+    def __setitem__(self, i, x):
+        if i % _STRIDE == 0:
+            self.pushes += 1
+        list.__setitem__(self, i, x)
+
+
+_STRIDE = 9  # pisti_end._search's slots a ply
+
+
+def _random_endgame(rng):
+    """A position to search: 0-4 cards a hand (often few ranks: captures,
+    pişti, cards alike), a pile, a last capturer, the card balance, a ply."""
+    ranks = rng.sample(range(13), rng.choice((2, 3, 13))) + [10]
+    deck = [c for c in range(52) if c >> 2 in ranks]
+    rest = [c for c in range(52) if c not in deck]
+    rng.shuffle(deck)
+    rng.shuffle(rest)
+    cards = deck + rest
+    na, nb = rng.randrange(5), rng.randrange(5)
+    if rng.random() < 0.6:
+        nb = max(0, min(4, na - rng.randrange(2)))  # as dealt: equal, or one less
+    a, b = cards[:na], cards[na:na + nb]
+    m = rng.choice((0, 0, 1, 1, 2, 3, rng.randrange(12)))
+    pile = cards[na + nb:na + nb + m]
+    t = pile[-1] >> 2 if m else -1
+    v = sum(PTS[c] for c in pile)
+    lc = rng.choice((-1, 0, 1)) if m or rng.random() < 0.5 else 0
+    dc = rng.choice((0, 0, rng.randrange(-12, 13), rng.choice((-1, 1))))
+    ply = 48 - na - nb if rng.random() < 0.7 else rng.randrange(40, 48)
+    return a, b, t, m, v, lc, dc, ply
+
+
+def test_the_search_matches_the_recursive_one_on_random_endgames():
+    # Each first card's value, and the nodes searched: the same cut-offs.
+    rng = random.Random(2026)
+    counts = {"last ply": 0, "pisti": 0, "no reply": 0, "cards alike": 0}
+    for n in range(6000):
+        a, b, t, m, v, lc, dc, ply = pos = _random_endgame(rng)
+        a0, b0 = list(a), list(b)
+        want = []
+        _CALLS[0] = 0
+        for x in range(len(a)):
+            want.append(_ref_search(a, b, 1, t, m, v, lc, dc, ply, -_BIG, _BIG, x))
+        assert (a, b) == (a0, b0)
+        st = _Pushes(_STRIDE * (len(a) + len(b)))
+        got = [0] * len(a)
+        pisti_end._search(a, b, t, m, v, lc, dc, ply, st, got)
+        assert (got, st.pushes + len(a)) == (want, _CALLS[0]), (n, pos)
+        assert (a, b) == (a0, b0)  # the hands as they were
+        counts["last ply"] += ply + len(a) + len(b) == 48
+        counts["pisti"] += m == 1
+        counts["no reply"] += not b
+        counts["cards alike"] += len(set(c >> 2 for c in a + b)) < len(a + b)
+    assert min(counts.values()) > 500, counts
+
+
+def _last_deal_observations(count, seed):
+    """Observations of two-player hands with the stock empty, each with the
+    bots' scratch filled for it (what solve() expects)."""
+    rng = random.Random(seed)
+    pick = [greedy, lambda o: o.hand[rng.randrange(len(o.hand))]]
+    while count:
+        st = PistiHand(2, rng.randrange(2), deal_deck("pisti", 2, rng.randrange))
+        stop = 40 + rng.randrange(7)
+        while st.ply < stop:
+            st.play(pick[rng.randrange(2)](st.observe(st.turn)))
+        o = st.observe(st.turn)
+        pisti_bots._scan(o, pisti_bots.WEIGHTS[0], True)
+        yield o
+        count -= 1
+
+
+@pytest.mark.parametrize("budget", [0, 100, 4000, 20000])
+def test_solve_gives_what_the_recursive_search_gave(budget):
+    seen = 0
+    for o in _last_deal_observations(400 if budget < 20000 else 120, budget):
+        r1, r2 = random.Random(seen), random.Random(seen)
+        want = _ref_solve(o, r1, budget)
+        assert pisti_end.solve(o, r2, budget) == want
+        assert r1.random() == r2.random()  # the same draws from rng
+        seen += want is not None
+    assert seen > 100
+
+
+def test_the_search_does_not_recurse():
+    # CircuitPython holds every frame of the call chain in a 2 KB pystack:
+    # no function of pisti_end may reach itself through calls.
+    import ast
+    tree = ast.parse(open(pisti_end.__file__.replace(".pyc", ".py")).read())
+    funcs = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    calls = {name: {n.func.id for n in ast.walk(f) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Name) and n.func.id in funcs}
+             for name, f in funcs.items()}
+    for name in funcs:
+        reach, todo = set(), [name]
+        while todo:
+            for g in calls[todo.pop()]:
+                if g not in reach:
+                    reach.add(g)
+                    todo.append(g)
+        assert name not in reach, name
+    assert "_search" in calls["solve"] and calls["_search"] <= {"_seen", "_end", "_took"}
+
+
+def test_solve_runs_within_a_few_frames():
+    # At run time too: a recursion limit a few frames above here is enough
+    # for whole last deals, where the recursive search needed a frame a ply.
+    import sys
+    obs = list(_last_deal_observations(40, 1))
+    old = sys.getrecursionlimit()
+    low = 1
+    while True:  # the lowest limit allowed here: one above the present depth
+        try:
+            sys.setrecursionlimit(low)
+            break
+        except RecursionError:
+            low += 1
+    sys.setrecursionlimit(low + 5)
+    try:
+        for o in obs:
+            pisti_bots._scan(o, pisti_bots.WEIGHTS[0], True)
+            pisti_end.solve(o, random.Random(0), 4000)
+        with pytest.raises(RecursionError):
+            for o in obs:
+                pisti_bots._scan(o, pisti_bots.WEIGHTS[0], True)
+                _ref_solve(o, random.Random(0), 4000)
+    finally:
+        sys.setrecursionlimit(old)
+
+
+LADDER = """
+import random
+from pisti_core.bots import pisti_bots, pisti_end
+from pisti_core.bots.pisti_bots import greedy
+from pisti_core.match import deal_deck
+from pisti_core.pisti import PistiHand
+random.seed(3)
+obs = []
+while len(obs) < 12:  # whole last deals: 8 plies to search
+    st = PistiHand(2, random.randrange(2), deal_deck("pisti", 2, random.randrange))
+    while st.ply < 40:
+        st.play(greedy(st.observe(st.turn)))
+    obs.append(st.observe(st.turn))
+def run(solving):
+    for o in obs:
+        pisti_bots._scan(o, pisti_bots.WEIGHTS[0], True)
+        if solving:
+            pisti_end.solve(o, random, 4000)
+def ladder(n, solving):
+    if n:
+        return ladder(n - 1, solving)
+    run(solving)
+def deepest(solving):  # the most calls under which run() still works
+    lo, hi = 0, 5000
+    while lo + 1 < hi:
+        mid = (lo + hi) // 2
+        try:
+            ladder(mid, solving)
+            lo = mid
+        except RuntimeError:  # maximum recursion depth exceeded
+            hi = mid
+    return lo
+print(deepest(False), deepest(True))
+"""
+
+
+def test_solve_needs_little_stack_under_micropython(mpy_build):
+    # The unix port has no pystack; its C stack shows the same thing: under
+    # a ladder of calls as deep as the stack allows, whole last deals are
+    # still solved one or two calls short of the top (the recursive search
+    # needed ~6 more: a frame a ply).
+    r = mpy.run_code(LADDER, path=(mpy_build,))
+    assert r.returncode == 0, r.stdout + r.stderr
+    without, with_solve = [int(x) for x in r.stdout.split()]
+    assert with_solve >= without - 2, (without, with_solve)

@@ -182,9 +182,9 @@ class Bitmap:
         self.height = h
         self.px = bytearray(w * h)
     def __setitem__(self, xy, v):
-        self.px[xy[1] * self.width + xy[0]] = v
+        self.px[xy if isinstance(xy, int) else xy[1] * self.width + xy[0]] = v
     def __getitem__(self, xy):
-        return self.px[xy[1] * self.width + xy[0]]
+        return self.px[xy if isinstance(xy, int) else xy[1] * self.width + xy[0]]
 '''
 
 _SCRIPT = '''

@@ -26,7 +26,7 @@ or back into the saved one; ``PISTI_TARGET`` (101 or 151 with PISTI_START);
 ("en" or "tr"); ``PISTI_SEED`` (an int: seeds ``random`` for bots and
 shuffles; otherwise deals come from ``os.urandom``, T-6); ``PISTI_DELAY``
 (ms a play stays on screen, overriding the speed setting); ``PISTI_MEMLOG``
-(1: after ``gc.collect()`` at every screen change the serial console gets
+(1, or 2 to list the modules loaded too: after ``gc.collect()`` at every screen change the serial console gets
 ``mem <screen> free=<bytes> ms=<ticks>``, and ``bot <seat> <level> <ms>``
 for every bot decision; off by default, and then it costs nothing).
 """
@@ -48,7 +48,7 @@ _LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 _MENU_MODULES = ("pisti_app.menus", "pisti_app.menu", "pisti_app.info", "pisti_app.confirm",
                  "pisti_app.splash")
 # Modules only a game uses: unloaded back at the main menu.
-_GAME_MODULES = ("pisti_app.results", "pisti_app.pisti_table", "pisti_app.yedili_table",
+_GAME_MODULES = ("pisti_app.match_end", "pisti_app.results", "pisti_app.pisti_table", "pisti_app.yedili_table",
                  "pisti_app.yedili_parts", "pisti_app.table", "pisti_app.sprites",
                  "pisti_core.bots.pisti_end", "pisti_core.bots.pisti_bots",
                  "pisti_core.bots.yedili_bots", "pisti_core.bots.yedili_heur", "pisti_core.bots",
@@ -117,8 +117,9 @@ class App(GameFlow):
         self._blank = displayio.Group()  # shown while one screen is replaced by another
         self.stack = []
         self._codes = []
-        self.memlog = setting_int("PISTI_MEMLOG", 0) == 1
+        self.memlog = setting_int("PISTI_MEMLOG", 0)  # 2: also the modules loaded
         self._changed = False  # a screen change to collect (and log) at the next tick
+        self._next = None  # (function, args) to run at the end of this tick: later()
         start = setting_str("PISTI_START", None)  # bad settings fail before anything is written
         if start is not None:
             start = parse_start(start)
@@ -205,6 +206,10 @@ class App(GameFlow):
             self.stack[-1].handle(code)
         del codes[:]
         self.stack[-1].tick(self.now)
+        nxt = self._next
+        if nxt is not None:  # a screen change asked for: now that no screen code runs
+            self._next = None
+            nxt[0](*nxt[1])
         self.timer.tick(self.now)
         self.sound.tick(now)
         if self.dirty:
@@ -255,6 +260,9 @@ class App(GameFlow):
         """PISTI_MEMLOG: the free heap on the serial console (after a collection,
         at the start of the tick after a screen change)."""
         print("mem %s free=%d ms=%d" % (self.stack[-1].name, gc.mem_free(), supervisor.ticks_ms()))
+        if self.memlog > 1:
+            import sys
+            print("mods", " ".join(sorted(sys.modules)))
 
     def pop(self):
         """Close the top screen and show the one under it again."""
@@ -346,12 +354,19 @@ class App(GameFlow):
         self._menus = None
         self.forget(*_MENU_MODULES)
 
+    def later(self, fn, *args):
+        """Call ``fn(*args)`` at the end of this tick, once the screen that
+        asked has returned: a screen change that frees the old screen before
+        the next is built (no frame of the old one still holds it)."""
+        self._next = (fn, args)
+
     def release(self):
         """Close every screen and collect, before the next screen is built:
         the heap's peak is then the new screen alone, not both."""
         while self.stack:
             self.stack.pop().close()
         self.display.root_group = self._blank
+        self.timer.forget_screens()
         gc.collect()
 
     def main_menu(self):
@@ -388,8 +403,10 @@ class App(GameFlow):
         self.saves.write_prefs(self.prefs)
 
     # -- for scripts and the simulator -------------------------------------------
-    def status(self):
-        """What is on screen and the game state, as a plain dict."""
+    def status(self, rankings=True):
+        """What is on screen and the game state, as a plain dict;
+        ``rankings`` False leaves the ranking out (it is read from the saves,
+        which a script that only steers the app need not load)."""
         top = self.stack[-1]
         s = self.session
         sv = self._saves
@@ -402,7 +419,7 @@ class App(GameFlow):
               "saved": self.kept is not None, "refreshes": self.refreshes,
               "sound": self.prefs["sound"], "delay": self.delay(),
               "rated": s is not None and s.rated, "timer": self.timer.left,
-              "rankings": self.rankings.as_dict(),
+              "rankings": self.rankings.as_dict() if rankings else None,
               "nvm": {"erases": erases, "state": state, "notice": notice}}
         if s is not None:
             m = s.match

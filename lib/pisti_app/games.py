@@ -213,23 +213,33 @@ class GameFlow:
             self.saves.end()
         else:
             self.saves.start(s)
+        self.later(self._hand_end)
+
+    def _hand_end(self):
         self.release()  # the table goes before the breakdown comes
         from pisti_app.results import HandEnd
         self.show(HandEnd(self))
 
     def next_hand(self):
-        """From the breakdown: the next hand's table, or the match end."""
+        """From the breakdown: the next hand's table, or the match end (built
+        once the breakdown is gone: :meth:`later`)."""
+        self.later(self._next_hand)
+
+    def _next_hand(self):
         s = self.session
         self.release()
         if s.over:
-            from pisti_app.results import MatchEnd
+            from pisti_app.match_end import MatchEnd
             self.show(MatchEnd(self, s.outcome[0] if s.outcome else None))
         else:
             self.forget("pisti_app.results")
             self.show(self._table())
 
     def end_match(self):
-        """From the match end back to the main menu."""
+        """From the match end back to the main menu (once the screen is gone)."""
+        self.later(self._end_match)
+
+    def _end_match(self):
         self.session = None
         self.bots = [None, None, None, None]
         self.main_menu()

@@ -59,7 +59,7 @@ def _column(h):
     if bm is None:
         bm = displayio.Bitmap(2, h, 2)
         for y in range(h):
-            bm[0, y] = 1
+            bm[2 * y] = 1  # column 0 (an index, not [x, y]: no tuple to allocate)
         _columns[h] = bm
     return bm
 

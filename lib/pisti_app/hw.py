@@ -8,8 +8,10 @@ The console's hardware, built from ``settings.toml`` (read with
 ``os.getenv``, the CircuitPython way): the SSD1306 display on I2C through
 ``displayio`` (``auto_refresh`` off), the buttons through ``keypad.Keys``
 and an optional piezo on a ``pwmio.PWMOut``. Defaults are the reference
-build (Raspberry Pi Pico, 128x64 at 0x3C on GP5/GP4, six buttons, piezo on
-GP16): see ``tools/boards/pico.toml``.
+build (Raspberry Pi Pico, 128x64 at 0x3C on GP5/GP4 at 400 kHz
+(``PISTI_I2C_FREQUENCY``), six buttons, piezo on GP16): see
+``tools/boards/pico.toml``. A refresh sends only what changed (displayio
+keeps the dirty area; the app refreshes only when something changed).
 """
 
 import os
@@ -63,6 +65,9 @@ class Hardware:
         if rotation not in (0, 180):
             raise ValueError("settings.toml: PISTI_DISPLAY_ROTATION must be 0 or 180")
         addr = setting_int("PISTI_DISPLAY_ADDR", 0x3C)
+        freq = setting_int("PISTI_I2C_FREQUENCY", 400000)  # the SSD1306's fast mode
+        if not 10000 <= freq <= 1000000:
+            raise ValueError("settings.toml: PISTI_I2C_FREQUENCY must be 10000 to 1000000 (Hz)")
         scl = board_pin(board, setting_str("PISTI_I2C_SCL", "GP5"), "PISTI_I2C_SCL")
         sda = board_pin(board, setting_str("PISTI_I2C_SDA", "GP4"), "PISTI_I2C_SDA")
         # Names and pins first: a bad setting fails before anything is claimed.
@@ -80,7 +85,7 @@ class Hardware:
             from displayio import I2CDisplay as I2CDisplayBus
         import adafruit_displayio_ssd1306
 
-        self.i2c = busio.I2C(scl, sda)
+        self.i2c = busio.I2C(scl, sda, frequency=freq)
         bus = I2CDisplayBus(self.i2c, device_address=addr)
         self.display = adafruit_displayio_ssd1306.SSD1306(
             bus, width=self.width, height=self.height, rotation=rotation, auto_refresh=False)

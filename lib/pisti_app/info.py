@@ -18,34 +18,10 @@ from pisti_app import gfx
 from pisti_app import keys as K
 from pisti_app.screen import Screen
 from pisti_app.strings import t
-from pisti_app.util import const
+from pisti_app.util import const, wrap
 
 _LINES = const(7)
 _C_LINES = const(3)  # 32-px layout
-_COLS = const(25)
-
-
-def wrap(text, cols=_COLS):
-    """Lines of at most ``cols`` characters; '\\n' starts a new line."""
-    out = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split(" "):
-            while len(word) > cols:
-                if line:
-                    out.append(line)
-                    line = ""
-                out.append(word[:cols])
-                word = word[cols:]
-            if not line:
-                line = word
-            elif len(line) + 1 + len(word) <= cols:
-                line += " " + word
-            else:
-                out.append(line)
-                line = word
-        out.append(line)
-    return out
 
 
 class TextPages(Screen):

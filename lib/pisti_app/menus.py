@@ -129,7 +129,7 @@ class Menus:
         k = it.key
         if n == "menu":
             if k == "continue":
-                app.continue_game()
+                app.later(app.continue_game)  # built once the menu is gone
             elif k == "new_game":
                 app.push(self.new_game())
             elif k == "settings":
@@ -171,8 +171,8 @@ class Menus:
         """Start the game set up in the new game menu."""
         p = self.app.prefs
         levels = [None] + [p["seats"][i] for i in range(p["players"] - 1)]
-        self.app.start_game(p["game"], p["players"], levels,
-                            p["target"] if p["game"] == "pisti" else None, p["rated"])
+        self.app.later(self.app.start_game, p["game"], p["players"], levels,
+                       p["target"] if p["game"] == "pisti" else None, p["rated"])
 
     def menu_change(self, menu, it):
         """A value row changed."""

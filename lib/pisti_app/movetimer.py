@@ -30,9 +30,13 @@ class MoveTimer:
         self.warn = False
         self.blink = False  # True while the number is shown inverted
         self._deadline = 0
-        self._move = None  # (hand, ply) of the decision being timed
+        self._hand = -1  # hand number and ply of the decision being timed
+        self._ply = -1
         self._beeped = 0
-        self._shown = None
+        self._shown = False  # whether what the screens show is _left/_blink/_top
+        self._left = None
+        self._blink = False
+        self._top = None
 
     def _table(self):
         st = self.app.stack
@@ -51,10 +55,11 @@ class MoveTimer:
         if table is None or table.holding or not table.my_turn():
             self._stop(limit)
             return
-        move = (s.hand_no, s.hand.ply)
-        if not self.running or move != self._move:
+        hand, ply = s.hand_no, s.hand.ply
+        if not self.running or hand != self._hand or ply != self._ply:
             self.running = True
-            self._move = move
+            self._hand = hand
+            self._ply = ply
             self._deadline = ticks_add(now, limit * 1000)
             self._beeped = 0
         ms = ticks_diff(self._deadline, now)
@@ -71,20 +76,30 @@ class MoveTimer:
             self.app.sound.play("tick", now)
         self._show()
 
+    def forget_screens(self):
+        """The screens are being replaced: drop the one remembered (so it can
+        be freed) and show the timer again on the next tick."""
+        self._shown = False
+        self._top = None
+
     def _stop(self, limit):
         self.running = False
-        self._move = None
+        self._hand = -1
         self.left = limit
         self.warn = self.blink = False
         self._show()
 
     def _show(self):
-        text = "" if self.left is None else str(self.left)
+        # Called every tick: allocates nothing unless what is shown changes.
         st = self.app.stack
-        shown = (text, self.blink, st[-1] if st else None)
-        if shown == self._shown:
+        top = st[-1] if st else None
+        if self._shown and self.left == self._left and self.blink == self._blink and top is self._top:
             return
-        self._shown = shown
-        for scr in self.app.stack:
+        self._shown = True
+        self._left = self.left
+        self._blink = self.blink
+        self._top = top
+        text = "" if self.left is None else str(self.left)
+        for scr in st:
             scr.show_timer(text, self.blink)
 

@@ -40,15 +40,26 @@ EMPTY = const(-3)
 
 
 def frame(bm, x0, y0, x1, y1, v=1, dotted=False):
-    """Rectangle outline from (x0, y0) to (x1, y1) inclusive, corners cut."""
+    """Rectangle outline from (x0, y0) to (x1, y1) inclusive, corners cut.
+    (Pixels are written by index, ``bm[y * width + x]``: an ``[x, y]``
+    subscript builds a tuple, a heap allocation, for every pixel.)"""
+    if bitmaptools is not None and not dotted:
+        bitmaptools.fill_region(bm, x0 + 1, y0, x1, y0 + 1, v)
+        bitmaptools.fill_region(bm, x0 + 1, y1, x1, y1 + 1, v)
+        bitmaptools.fill_region(bm, x0, y0 + 1, x0 + 1, y1, v)
+        bitmaptools.fill_region(bm, x1, y0 + 1, x1 + 1, y1, v)
+        return
+    w = bm.width
+    top = y0 * w
+    bottom = y1 * w
     for x in range(x0 + 1, x1):
         if not dotted or not (x & 1):
-            bm[x, y0] = v
-            bm[x, y1] = v
+            bm[top + x] = v
+            bm[bottom + x] = v
     for y in range(y0 + 1, y1):
         if not dotted or not (y & 1):
-            bm[x0, y] = v
-            bm[x1, y] = v
+            bm[y * w + x0] = v
+            bm[y * w + x1] = v
 
 
 def fill(bm, x0, y0, x1, y1, v):
@@ -56,9 +67,10 @@ def fill(bm, x0, y0, x1, y1, v):
     if bitmaptools is not None:
         bitmaptools.fill_region(bm, x0, y0, x1, y1, v)
         return
+    w = bm.width
     for y in range(y0, y1):
-        for x in range(x0, x1):
-            bm[x, y] = v
+        for x in range(y * w + x0, y * w + x1):
+            bm[x] = v
 
 
 _ink = {}
@@ -77,11 +89,13 @@ def ink(font_name, ch):
         bm = f.bitmap
         ox = (i % f.cols) * f.width
         oy = (i // f.cols) * f.height
+        sw = bm.width
         x0 = y0 = 99
         x1 = y1 = -1
         for y in range(f.height):
+            row = (oy + y) * sw + ox
             for x in range(f.width):
-                if bm[ox + x, oy + y]:
+                if bm[row + x]:
                     x0 = min(x0, x)
                     x1 = max(x1, x)
                     y0 = min(y0, y)
@@ -103,10 +117,14 @@ def stamp(dest, font_name, ch, x, y, v=1):
         bitmaptools.blit(dest, bm, x, y, x1=x0, y1=y0, x2=x0 + w, y2=y0 + h,
                          skip_source_index=0)
         return
+    sw = bm.width
+    dw = dest.width
     for j in range(h):
+        src = (y0 + j) * sw + x0
+        dst = (y + j) * dw + x
         for i in range(w):
-            if bm[x0 + i, y0 + j]:
-                dest[x + i, y + j] = v
+            if bm[src + i]:
+                dest[dst + i] = v
 
 
 def ink_width(font_name, text, gap=1):
@@ -168,17 +186,19 @@ class Card:
         bm = self.bitmap
         w, h = self.w, self.h
         bm.fill(0)
-        for x, y in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)):
-            bm[x, y] = 2
+        bm[0] = 2  # the four corners: outside the rounded card
+        bm[w - 1] = 2
+        bm[(h - 1) * w] = 2
+        bm[h * w - 1] = 2
         if what == EMPTY:
             frame(bm, 0, 0, w - 1, h - 1, 1, True)
             return True
         frame(bm, 0, 0, w - 1, h - 1)
         if what == BACK:
             for y in range(2, h - 2):
-                for x in range(2, w - 2):
-                    if (x + y) % 3 == 0:
-                        bm[x, y] = 1
+                row = y * w
+                for x in range(2 + (1 - y) % 3, w - 2, 3):  # (x + y) % 3 == 0
+                    bm[row + x] = 1
             if count is not None:
                 self._count(str(count))
             return True

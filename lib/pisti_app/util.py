@@ -7,7 +7,9 @@
 Small helpers shared by the device app: wrapping tick arithmetic
 (``supervisor.ticks_ms`` wraps at 2**29) and typed reads of
 ``settings.toml`` through ``os.getenv`` (CircuitPython returns an int for a
-bare value up to early 10.x and a str after; both are accepted).
+bare value up to early 10.x and a str after; both are accepted). Where
+``os`` has no ``getenv`` (MicroPython's WebAssembly VM in
+``tools/memgauge.py``), :func:`getenv` reads ``/settings.toml`` itself.
 """
 
 import os
@@ -36,9 +38,37 @@ def ticks_add(t, ms):
     return (t + ms) & _MASK
 
 
+def getenv(name, default=None):
+    """``os.getenv(name)`` (looked up at each call: the desktop shims replace
+    it), or where ``os`` has none ``NAME = "text"`` (str) / ``NAME = 12``
+    (int) read from ``/settings.toml``."""
+    g = getattr(os, "getenv", None)
+    if g is not None:
+        v = g(name)
+        return default if v is None else v
+    try:
+        f = open("/settings.toml")
+    except OSError:
+        return default
+    with f:
+        for line in f:
+            if not line.startswith(name):
+                continue
+            k, eq, v = line.partition("=")
+            if eq and k.strip() == name:
+                v = v.strip()
+                if v[:1] == '"':
+                    return v[1:v.find('"', 1)]
+                try:
+                    return int(v.split("#")[0].strip(), 0)
+                except ValueError:
+                    return default
+    return default
+
+
 def setting_str(name, default=None):
     """The setting ``name`` as a str (``default`` when absent or empty)."""
-    v = os.getenv(name)
+    v = getenv(name)
     if v is None:
         return default
     v = str(v).strip()
@@ -47,7 +77,7 @@ def setting_str(name, default=None):
 
 def setting_int(name, default):
     """The setting ``name`` as an int; ValueError naming it when it is not one."""
-    v = os.getenv(name)
+    v = getenv(name)
     if v is None:
         return default
     if isinstance(v, bool):
@@ -66,3 +96,42 @@ def setting_int(name, default):
 def clamp(v, lo, hi):
     """``v`` limited to ``lo .. hi`` (for drawing code at screen edges)."""
     return lo if v < lo else hi if v > hi else v
+
+
+def wrap(text, cols=25):
+    """Lines of at most ``cols`` characters; '\\n' starts a new line."""
+    out = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            while len(word) > cols:
+                if line:
+                    out.append(line)
+                    line = ""
+                out.append(word[:cols])
+                word = word[cols:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= cols:
+                line += " " + word
+            else:
+                out.append(line)
+                line = word
+        out.append(line)
+    return out
+
+
+def open_asset(rel):
+    """``assets/<rel>`` opened for reading bytes: next to the folder that
+    holds ``lib/`` (the repository on a desktop, / on the device), then the
+    device root, then the current directory; OSError naming it if none."""
+    here = globals().get("__file__", "")
+    cut = here.replace("\\", "/").rfind("/lib/")
+    for folder in ((here[:cut] + "/assets/") if cut >= 0 else None, "/assets/", "assets/"):
+        if folder is None:
+            continue
+        try:
+            return open(folder + rel, "rb")
+        except OSError:
+            pass
+    raise OSError("%s not found in /assets/ or assets/" % rel)

@@ -12,12 +12,12 @@ alpha-beta search over ranks and points (suits matter only through P-12
 points) gives each of our cards its exact value; :func:`solve` returns which
 cards have the best total.
 
-On MicroPython the search's frames live on the heap, so the heap is
-collected just before searching: the frames then sit in one tidy run
-instead of splintering the free space.
+The search keeps its own stack in a small array made once a solve: no
+recursion (CircuitPython's pystack, 2 KB by default, holds every frame of
+the call chain, and a frame a ply overflowed it) and no allocation a node.
 """
 
-import gc
+from array import array
 
 from pisti_core.bots.pisti_bots import _B, _F
 from pisti_core.pisti import PTS
@@ -32,72 +32,179 @@ except ImportError:  # CPython
 _JACK = const(10)
 _LAST = const(47)
 _BIG = const(1000)
-_MP = hasattr(gc, "mem_free")  # MicroPython and CircuitPython
 
 # Search nodes one opponent hand may cost, by the cards left in both hands.
 _COST = b"\x01\x01\x01\x01\x01\x03\x07\x13\x29"  # x16: 16 .. 656
 
 
-def _search(a, b, turn, t, m, v, lc, dc, ply, alpha, beta, only=-1):
-    # Value for the holder of a; turn 1: it moves, -1: the holder of b moves
-    # (only: the index of the one card it may play). t, m, v: the pile's top
-    # rank, size and points; lc: last capturer (1, -1, 0 none); dc: cards
-    # taken, ours minus theirs.
-    hand = a if turn > 0 else b
-    k = len(hand)
-    if not k:
-        if lc:  # P-11: what is left goes to the last capturer
-            v *= lc
-            dc += lc * m
-        else:
-            v = 0
-        return v + (3 if dc > 0 else -3 if dc < 0 else 0)  # P-12 majority
-    best = -_BIG if turn > 0 else _BIG
+def _search(a, b, t, m, v, lc, dc, ply, st, score):
+    # Adds to score[x] the value of playing a[x] first, for the holder of a
+    # (b's holder moves next). t, m, v: the pile's top rank, size and points;
+    # lc: last capturer (1 a's holder, -1 b's, 0 none); dc: cards taken, a's
+    # holder minus b's. Negamax alpha-beta without recursion: g, best, alpha,
+    # beta are for the side to move (turn 1: a's holder). A ply down moves
+    # the card played to the end of its hand and saves in 9 slots of st (9
+    # for each card in a and b) what the ply up cannot work out; each first
+    # card has a search of its own, with a full window.
+    sp = 0  # where in st the next ply down saves its node
+    i = 0  # the move tried: card i of the hand for a capture, i - k otherwise
+    turn = 1
+    hand = a
+    k = na = len(a)  # the mover's cards
+    nb = len(b)
+    alpha = best = -_BIG
+    beta = _BIG
     done = 0  # ranks tried: cards alike in rank and points are tried once
-    for cap in (1, 0):  # captures first: better pruning
-        for i in range(k):
-            c = hand[i]
+    while True:
+        while i < k + k:  # the next move: captures first, better pruning
+            x = i if i < k else i - k
+            c = hand[x]
             r = c >> 2
-            if cap != (1 if m and (r == t or r == _JACK) else 0) or (only >= 0 and i != only):
-                continue
-            if (done >> r) & 1:
-                j = 0
-                while j < i and (hand[j] >> 2 != r or PTS[hand[j]] != PTS[c]):
-                    j += 1
-                if j < i:
-                    continue
-            done |= 1 << r
-            hand[i] = hand[k - 1]
-            hand.pop()
-            if cap:
-                g = v + PTS[c]
-                if m == 1 and r == t and ply != _LAST:  # P-9
-                    g += 20 if r == _JACK else 10
-                g = turn * g + _search(a, b, -turn, -1, 0, 0, turn, dc + turn * (m + 1),
-                                       ply + 1, alpha, beta)
-            else:
-                g = _search(a, b, -turn, r, m + 1, v + PTS[c], lc, dc, ply + 1, alpha, beta)
-            hand.append(c)
-            hand[i], hand[k - 1] = hand[k - 1], hand[i]
-            if turn > 0:
+            if (i < k) == (m > 0 and (r == t or r == _JACK)) and not (
+                    sp and (done >> r) & 1 and _seen(hand, x, c)):
+                break
+            i += 1
+        else:  # every move tried
+            g = best
+            while sp:  # a ply up: the parent takes the child's value g
+                sp -= 9
+                i = st[sp]
+                t = st[sp + 1]
+                alpha = -beta  # the child changed only its alpha: our beta
+                beta = st[sp + 2]
+                best = st[sp + 3]
+                done = st[sp + 4]
+                turn = -turn
+                if turn > 0:
+                    hand = a
+                    na += 1
+                    k = na
+                else:
+                    hand = b
+                    nb += 1
+                    k = nb
+                c = hand[k - 1]  # the card played
+                if i < k:  # it took the pile
+                    x = i
+                    m = st[sp + 5]
+                    v = st[sp + 6]
+                    lc = st[sp + 7]
+                    dc -= turn * (m + 1)
+                    g = st[sp + 8] - g
+                else:
+                    x = i - k
+                    m -= 1
+                    v -= PTS[c]
+                    g = -g
+                hand[k - 1] = hand[x]
+                hand[x] = c
+                if not sp:
+                    score[x] += g
+                    break
                 if g > best:
                     best = g
                     if g > alpha:
                         alpha = g
-            elif g < best:
-                best = g
-                if g < beta:
-                    beta = g
-            if alpha >= beta:
-                return best
-    return best
+                if alpha < beta:
+                    break
+                g = best  # a cut-off: this node is done too
+            else:
+                return
+            i += 1
+            continue
+        done |= 1 << r  # a ply down: play c
+        st[sp] = i
+        st[sp + 1] = t
+        st[sp + 2] = beta
+        st[sp + 3] = best
+        st[sp + 4] = done
+        hand[x] = hand[k - 1]
+        hand[k - 1] = c
+        if i < k:
+            g = _took(c, t, m, v, ply + sp // 9)
+            st[sp + 5] = m
+            st[sp + 6] = v
+            st[sp + 7] = lc
+            st[sp + 8] = g
+            dc += turn * (m + 1)
+            lc = turn
+            t = -1
+            m = 0
+            v = 0
+        else:
+            t = r
+            m += 1
+            v += PTS[c]
+        alpha, beta = -beta, -alpha
+        sp += 9
+        if turn > 0:
+            na -= 1
+            hand = b
+            k = nb
+        else:
+            nb -= 1
+            hand = a
+            k = na
+        turn = -turn
+        best = -_BIG
+        done = 0
+        i = 0
+        if not k:  # no card to play: the deal is over
+            best = turn * _end(v, lc, dc + lc * m)
+
+
+def _end(v, lc, dc):
+    # The last points of the deal: what is left on the pile goes to the
+    # last capturer (P-11), the majority of cards (P-12).
+    return v * lc + (3 if dc > 0 else -3 if dc < 0 else 0)
+
+
+def _took(c, t, m, v, ply):
+    # The points of taking a pile of m cards, v points, top rank t with c.
+    r = c >> 2
+    if m == 1 and r == t and ply != _LAST:  # P-9
+        v += 20 if r == _JACK else 10
+    return v + PTS[c]
+
+
+def _seen(hand, x, c):
+    # Whether a card before hand[x] is alike c in rank and points.
+    for j in range(x):
+        if hand[j] >> 2 == c >> 2 and PTS[hand[j]] == PTS[c]:
+            return True
+    return False
+
+
+def _hands(n, h, keep, rng):
+    # The opponent's possible hands, bit masks over the n cards of the pool
+    # with h bits, in increasing order (Gosper's hack: the next one with h
+    # bits); a random sample of keep of them first when there are more.
+    e = 1
+    for i in range(h):
+        e = e * (n - i) // (i + 1)
+    hands = array("h", range(e))
+    x = (1 << h) - 1
+    for i in range(e):
+        hands[i] = x
+        if x:
+            j = x & -x
+            y = x + j
+            x = (((x ^ y) >> 2) // j) | y
+    if e > keep:
+        for i in range(keep):
+            j = i + rng.randrange(e - i)
+            hands[i], hands[j] = hands[j], hands[i]
+    return hands
 
 
 def solve(obs, rng, budget):
     """For each card of ``obs.hand``, whether it is among the best in the
     last two-player deal (a list of bools), or None when out of reach.
     Needs ``pisti_bots``' scratch filled for ``obs``; samples with ``rng``."""
-    pool = [c for c in range(52) if not _B[c]]  # what the seat has not seen
+    pool = []  # what the seat has not seen
+    for c in range(52):
+        if not _B[c]:
+            pool.append(c)
     n = len(pool)
     sure = obs.bottom if _F[71] >= 0 else -1  # P-5: the dealer holds it
     theirs = [sure] * obs.hand_counts[1 - obs.seat]
@@ -106,41 +213,31 @@ def solve(obs, rng, budget):
     k = len(mine)
     if h < 0 or h > n or n > 10:
         return None
-    # The opponent's possible hands as bit masks over the pool; a random
-    # sample of them when searching all would cost more than the budget.
-    hands = []
-    for x in range(1 << n):
-        j = 0
-        y = x
-        while y:
-            j += y & 1
-            y >>= 1
-        if j == h:
-            hands.append(x)
     keep = budget // (16 * _COST[min(8, k + len(theirs))])
-    if len(hands) > keep:
-        for i in range(keep):
-            j = i + rng.randrange(len(hands) - i)
-            hands[i], hands[j] = hands[j], hands[i]
-        hands = hands[:keep or 1]
+    hands = _hands(n, h, keep, rng)
+    e = len(hands)
+    if e > keep:  # a sample when searching all would cost more than the budget
+        e = keep or 1
     t = obs.pile[-1] >> 2 if obs.pile_size else -1
     v = 0
     for c in obs.pile:
         v += PTS[c]
     lc = obs.last_cap
     lc = 0 if lc < 0 else 1 if lc == obs.side else -1
+    m = obs.pile_size
+    dc = obs.cards[obs.side] - obs.cards[1 - obs.side]
+    ply = obs.ply
     score = [0] * k
-    if _MP:  # the search's frames go on the heap (MicroPython): tidy it first
-        gc.collect()
-    for x in hands:
+    st = array("h", range(9 * (k + len(theirs))))  # the search's stack
+    for y in range(e):
+        x = hands[y]
         j = 0 if sure < 0 else 1
         for i in range(n):
             if (x >> i) & 1:
                 theirs[j] = pool[i]
                 j += 1
-        for i in range(k):
-            score[i] += _search(mine, theirs, 1, t, obs.pile_size, v, lc,
-                                obs.cards[obs.side] - obs.cards[1 - obs.side], obs.ply,
-                                -_BIG, _BIG, i)
+        _search(mine, theirs, t, m, v, lc, dc, ply, st, score)
     top = max(score)
-    return [s == top for s in score]
+    for i in range(k):
+        score[i] = score[i] == top
+    return score

@@ -1,0 +1,67 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.match_end`
+=====================
+
+The match end: who won, the totals, the ranking points of a rated match
+(T-2) or that a practice match is not recorded (T-1).
+"""
+
+from pisti_app import gfx
+from pisti_app import keys as K
+from pisti_app.names import seat_name, side_name
+from pisti_app.results import _Rows
+from pisti_app.strings import t
+
+
+class MatchEnd(_Rows):
+    """Who won the match, the totals, and the ranking points (T-2; ``points``
+    None for a practice match)."""
+
+    name = "match_end"
+
+    def __init__(self, app, points):
+        super().__init__(app)
+        s = app.session
+        m = s.match
+        self.title.text = t("match_over")
+        self.title_r.text = t("ok_menu")
+        win = m.winners()
+        mine = 0 in win  # side 0 (Pişti) or seat 0: the person
+        if len(win) > 1 or (s.game == "pisti" and m.totals[0] == m.totals[1]):
+            head = t("shared_win")
+        elif mine:
+            head = t("you_won")
+        else:
+            head = t("winner_is") % (side_name(s, win[0]) if s.game == "pisti" else seat_name(s, win[0]))
+        c = self.compact
+        if c:
+            self.cell(0, 1, head)
+        else:
+            big = gfx.label("medium", head, 64, 10, anchor=(0.5, 0.0))
+            self.group.append(big)
+            self.cells.append(big)
+        row = 2 if c else 3
+        for i in range(m.sides):
+            name = side_name(s, i) if s.game == "pisti" else seat_name(s, i)
+            x = 0 if i % 2 == 0 else 66
+            self.cell(x, row + i // 2, name)
+            self.cell(x + 60, row + i // 2, str(m.totals[i]), True)
+        row = row + (m.sides + 1) // 2 if c else 6
+        if points is None:  # T-1: practice is never recorded
+            self.cell(0, row, t("practice_end"))
+        else:
+            self.cell(0, row, t("rank_points") % (t(s.game), points))
+        self.cell(0, row + 1, t("hands_played") % s.hands_done)
+        if c:
+            self.draw()
+        won = points > 0 if points is not None else mine and len(win) == 1
+        app.sound.play("win" if won else "lose", app.now)
+        app.dirty = True
+
+    def key(self, code):
+        if self.scroll(code):
+            return
+        if code == K.OK or code == K.BACK:
+            self.app.end_match()

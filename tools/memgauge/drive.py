@@ -1,0 +1,174 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+# The heap gauge's Python side, inside MicroPython's WebAssembly VM: gauge.mjs
+# calls these one at a time, so the collector runs between calls (it only runs
+# when control is back in JS). Small on purpose: it is heap too.
+import gc
+import sys
+
+import keypad
+import supervisor
+
+app = None
+error = ""
+top = 0  # gc.mem_alloc() at the end of the last call: nothing is freed during a call
+
+
+def _fail(e):
+    # -2: out of memory (nothing formatted: that could need memory too)
+    global error
+    if isinstance(e, MemoryError):
+        return -2
+    try:
+        import io
+        s = io.StringIO()
+        sys.print_exception(e, s)
+        error = s.getvalue()
+    except MemoryError:
+        return -2
+    if type(e).__name__ == "ResetError":  # microcontroller.reset()
+        return -4
+    return -3
+
+
+def boot():
+    """What the device does at power on: run /code.py as __main__, except
+    that pisti_app.run() returns after boot() instead of ticking forever."""
+    global app
+    try:
+        import pisti_app
+        pisti_app.run = pisti_app.boot
+        with open("/code.py") as f:
+            src = f.read()
+        exec(compile(src, "code.py", "exec"), {"__name__": "__main__", "__file__": "/code.py"})
+        del src
+        app = pisti_app.current
+        global top
+        top = gc.mem_alloc()
+        gc.collect()
+        return 0
+    except BaseException as e:  # pylint: disable=broad-except
+        return _fail(e)
+
+
+def step(ms):
+    """The live heap (collected at the last return to JS), then one
+    App.tick() and ``ms`` of virtual time (run() sleeps 10 ms a tick)."""
+    live = gc.mem_alloc()
+    try:
+        app.tick()
+    except BaseException as e:  # pylint: disable=broad-except
+        return _fail(e)
+    supervisor.advance(ms)
+    global top
+    top = gc.mem_alloc()
+    gc.collect()  # runs on the way back to JS
+    return live
+
+
+def screen():
+    return app.screen.name
+
+
+def status():
+    try:
+        import json
+        s = json.dumps(app.status(False))  # not the ranking: that would load the saves
+    except BaseException as e:  # pylint: disable=broad-except
+        s = "!%d" % _fail(e)
+    gc.collect()
+    return s
+
+
+def value(key):
+    """The value text shown on the menu row ``key`` (status() lists the rows
+    but not their values)."""
+    try:
+        it = app.screen.item(key)
+        return it.value if it is not None else None
+    except AttributeError:
+        return None
+
+
+def text(key):
+    from pisti_app.strings import t
+    return t(key)
+
+
+def press(k, down):
+    keypad.press(k, down)
+
+
+def mem():
+    return gc.mem_alloc()
+
+
+def free():
+    # the port adds the 128 MiB it could still grow by (gc_get_max_new_split)
+    f = gc.mem_free()
+    return f - 0x8000000 if f >= 0x8000000 else f
+
+
+def load(name):
+    try:
+        __import__(name)
+    except BaseException as e:  # pylint: disable=broad-except
+        return _fail(e)
+    gc.collect()
+    return 0
+
+
+def collect():
+    gc.collect()  # runs on the way back to JS
+
+
+# -- imports, one JS call each -------------------------------------------------
+# On the device the collector runs whenever the heap fills, so the compile
+# garbage of one module is gone before the next is compiled; here nothing is
+# collected until the call returns. An uncapped run records which modules each
+# call imported (record()); a capped run imports them beforehand, one per call.
+_orig = None
+_new = []
+
+
+def _hook(name, g=None, l=None, fromlist=(), level=0):
+    mods = sys.modules
+    full = name
+    if level:
+        p = g["__name__"] if "__path__" in g else g["__name__"].rpartition(".")[0]
+        for _ in range(level - 1):
+            p = p.rpartition(".")[0]
+        full = p + "." + name if name else p
+    cands = None
+    if full not in mods or isinstance(fromlist, tuple):
+        cands = []
+        i = 0
+        while i >= 0:
+            i = full.find(".", i + 1)
+            c = full if i < 0 else full[:i]
+            if c not in mods:
+                cands.append(c)
+        for f in fromlist if isinstance(fromlist, tuple) else ():
+            if f != "*" and full + "." + f not in mods:
+                cands.append(full + "." + f)
+    r = _orig(name, g, l, fromlist, level)
+    if cands:
+        for c in cands:
+            if c in mods and c not in _new:
+                _new.append(c)
+    return r
+
+
+def record():
+    global _orig
+    import builtins
+    _orig = builtins.__import__
+    builtins.__import__ = _hook
+
+
+def taken():
+    if not _new:
+        return ""
+    s = ",".join(_new)
+    del _new[:]
+    return s

@@ -1,0 +1,538 @@
+// SPDX-FileCopyrightText: 2026 pisti developers
+// SPDX-License-Identifier: MIT
+// The pisti device app in MicroPython's WebAssembly VM (32-bit, 16-byte GC
+// blocks), driven through its buttons one App.tick() per call, the live heap
+// read between calls. Run by tools/memgauge.py:
+//   node gauge.mjs ROOT [--cap BYTES] [--modes pisti2,...] [--pystack WORDS] [--calibrate]
+// ROOT is a deploy tree (code.py, settings.toml, lib/, pisti_core/, assets/).
+// Prints one JSON object a line ("ev": progress, match, note, error, result).
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { loadMicroPython } = await import(
+  path.join(here, "node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs"));
+
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : dflt;
+};
+const ROOT = argv[0];
+const CAP = Number(opt("--cap", "0"));
+const PYSTACK = Number(opt("--pystack", "512")); // words of 4 bytes: 2048 B, CircuitPython's default
+const MODES = opt("--modes", "pisti2,pisti4,yedili2,yedili3,yedili4").split(",").filter((m) => m);
+const TICK_MS = 10;
+const MAX_TICKS = Number(opt("--max-ticks", "400000"));
+const out = (o) => process.stdout.write(JSON.stringify(o) + "\n");
+
+// --- the VM ---------------------------------------------------------------
+// Growth refused: the heap stays as loaded (NOTES.md: heapsize alone is no cap).
+let refuseGrowth = false;
+const realInstantiate = WebAssembly.instantiate;
+WebAssembly.instantiate = function (binary, imports) {
+  if (imports && imports.env && imports.env.emscripten_resize_heap && refuseGrowth) {
+    imports.env.emscripten_resize_heap = () => 0;
+  }
+  return realInstantiate.call(this, binary, imports);
+};
+
+let mp = null;
+let py = null; // the driver module's functions
+
+function copyTree(src, dst) {
+  for (const name of fs.readdirSync(src)) {
+    const s = path.join(src, name);
+    const d = dst + "/" + name;
+    if (fs.statSync(s).isDirectory()) {
+      mp.FS.mkdirTree(d);
+      copyTree(s, d);
+    } else {
+      mp.FS.writeFile(d, fs.readFileSync(s));
+    }
+  }
+}
+
+// The console: a MemoryError the app catches itself (its out-of-memory
+// screen) is a MemoryError all the same; "mem ..." lines (PISTI_MEMLOG) are kept.
+let consoleOOM = "";
+let consoleLines = 0;
+function onConsole(line) {
+  if ((line.includes("MemoryError") || line.includes("out of memory")) && !consoleOOM) consoleOOM = line;
+  if (consoleLines++ < 2000) out({ ev: "stdout", text: line });
+}
+
+async function loadVM(heapsize, capped) {
+  refuseGrowth = capped;
+  const vm = await loadMicroPython({
+    heapsize, pystack: PYSTACK, linebuffer: true, stdout: onConsole, stderr: onConsole,
+  });
+  if (capped) {
+    // Use up the spare C heap, keeping 64 KB for the calls from JS (their
+    // argument buffers): a new GC area would need about the heap's size.
+    const M = vm._module;
+    const keep = M._malloc(65536);
+    for (let size = 1 << 24; size >= 16; size >>= 1) {
+      while (M._malloc(size)) { /* taken */ }
+    }
+    M._free(keep);
+  }
+  return vm;
+}
+
+// A heapsize whose gc.mem_free() at a fresh VM is `cap` (CircuitPython's
+// 171,264 B is gc.mem_free() at a fresh REPL), found by trying.
+// Counted once the stand-ins are loaded, like `base`.
+async function heapFor(cap) {
+  let hs = cap + 32768;
+  for (let i = 0; i < 8; i++) {
+    heapsize = hs;
+    mp = await loadVM(hs, false);
+    await setUp();
+    const free = py.free();
+    if (Math.abs(cap - free) < 16) return hs;
+    hs += Math.round((cap - free) * 1.02);
+    if (!(hs > 0 && hs < 64 << 20)) throw new Stop("js", "no heapsize found for a cap of " + cap);
+  }
+  return hs;
+}
+
+let heapsize = 512 * 1024;
+let totalStart = null;
+let nvm = null; // the nvm bytes kept across power cuts
+
+async function powerOn() {
+  mp = await loadVM(heapsize, CAP > 0);
+  await setUp();
+}
+
+async function setUp(standins = true) {
+  mp.FS.mkdirTree("/lib");
+  copyTree(ROOT, "");
+  if (nvm === null) nvm = new Uint8Array(4096).fill(0xff);
+  mp.FS.writeFile("/nvm.bin", nvm);
+  mp.runPython("import sys\nsys.path.insert(0, '/gauge')");
+  const d = mp.pyimport("memgauge_drive");
+  py = {
+    boot: d.boot, step: d.step, screen: d.screen, status: d.status, value: d.value,
+    text: d.text, press: d.press, mem: d.mem, free: d.free, load: d.load, collect: d.collect,
+    record: d.record, taken: d.taken, d,
+  };
+  py.collect();
+  vmStart = py.mem();
+  // CircuitPython's C modules cost no heap for their code: load the stand-ins
+  // now and count from here (the device's 171,264 B is free at a fresh REPL).
+  if (standins) for (const m of STANDINS) check(py.load(m), "importing the stand-in " + m);
+  base = py.mem();
+  if (RECORD) py.record();
+}
+
+// --- imports split into calls (see drive.py) -----------------------------------
+const RECORD = opt("--record-imports", "");
+const SCHEDULE = opt("--schedule", "") ? JSON.parse(fs.readFileSync(opt("--schedule", ""), "utf8")) : {};
+const recorded = {};
+let seq = 0; // boot, step and status calls, counted over power cuts
+function before() {
+  seq++;
+  const names = SCHEDULE[seq];
+  if (names) for (const n of names) check(py.load(n), "importing " + n + " (before call " + seq + ")");
+}
+function after() {
+  if (!RECORD) return;
+  const t = py.taken();
+  if (t) recorded[seq] = t.split(",");
+}
+let vmStart = 0;
+
+function powerCut() {
+  nvm = new Uint8Array(mp.FS.readFile("/nvm.bin"));
+  mp = null; // dropped: the next VM starts from the same nvm bytes
+  py = null;
+}
+
+// --- bookkeeping ------------------------------------------------------------
+const rows = new Map(); // "mode\tscreen" -> {n, min, max}
+const modes = {};
+for (const m of MODES) modes[m] = { peak: 0, matches: 0, ticks: 0 };
+let phase = "boot"; // boot, menus, or a mode key
+let screenName = "";
+let ticks = 0;
+let menuPeak = 0;
+let menuBoot = 0;
+let gamePeak = 0;
+let allPeak = 0;
+let rawPeak = 0;
+// The main menu is never in a match; its rows say when: "menus" (the first
+// boot), "cut" (booted after the power cut, Continue offered), "<mode>>" (back
+// from that mode's match end).
+let menuTag = "menus";
+let base = 0; // gc.mem_alloc() once the driver and the stand-ins are loaded, before boot
+const STANDINS = opt("--standins", "").split(",").filter((m) => m);
+
+function record(raw, rawTop) {
+  const live = raw - base; // net of the VM's start, the driver and the stand-ins' code
+  const top = rawTop - base; // in use at the end of the tick, its garbage not collected yet
+  const ph = screenName === "menu" ? menuTag : phase;
+  const key = ph + "\t" + screenName;
+  let r = rows.get(key);
+  if (!r) rows.set(key, (r = { n: 0, min: live, max: live, top: 0 }));
+  r.n++;
+  if (top > r.top) r.top = top;
+  if (live < r.min) r.min = live;
+  if (live > r.max) r.max = live;
+  if (live > allPeak) allPeak = live;
+  if (raw > rawPeak) rawPeak = raw;
+  if (screenName === "menu") menuPeak = Math.max(menuPeak, live);
+  else if (modes[ph]) {
+    modes[ph].peak = Math.max(modes[ph].peak, live);
+    modes[ph].ticks++;
+    gamePeak = Math.max(gamePeak, live);
+  }
+}
+
+class Stop extends Error {
+  constructor(kind, text) { super(kind + ": " + text); this.kind = kind; this.text = text; }
+}
+
+function check(code, what) {
+  if (code === -2) throw new Stop("MemoryError", what);
+  if (consoleOOM) throw new Stop("MemoryError", what + " (caught by the app: " + consoleOOM + ")");
+  if (code === -3) throw new Stop("exception", what + "\n" + py.d.error);
+  if (code === -4) throw new Stop("reset", what);
+  return code;
+}
+
+function tick() {
+  before();
+  const live = check(py.step(TICK_MS), "in App.tick() on " + phase + "/" + screenName);
+  after();
+  record(live, py.d.top);
+  const was = screenName;
+  screenName = py.screen();
+  ticks++;
+  if (ticks % 500 === 0 || was !== screenName)
+    out({ ev: "progress", ticks, phase, screen: screenName, live: live - base });
+  if (ticks > MAX_TICKS) throw new Stop("stuck", "more than " + MAX_TICKS + " ticks");
+}
+
+function status() {
+  before();
+  const s = py.status();
+  after();
+  if (typeof s === "string" && s[0] === "!") check(Number(s.slice(1)), "in App.status() on " + screenName);
+  return JSON.parse(s);
+}
+
+// --- buttons ------------------------------------------------------------------
+// tools/boards/pico.toml: PISTI_BUTTONS = "UP:GP10,DOWN:GP11,LEFT:GP12,RIGHT:GP13,A:GP14,B:GP15"
+const KEY = { UP: 0, DOWN: 1, LEFT: 2, RIGHT: 3, A: 4, B: 5 };
+
+function tap(name, holdTicks = 5) {
+  py.press(KEY[name], true);
+  for (let i = 0; i < holdTicks; i++) tick();
+  py.press(KEY[name], false);
+  tick();
+  tick();
+}
+
+// --- the player -----------------------------------------------------------------
+const texts = {};
+function t(key) {
+  if (!(key in texts)) texts[key] = py.text(key);
+  return texts[key];
+}
+function forgetTexts() { for (const k of Object.keys(texts)) delete texts[k]; }
+
+function moveTo(st, key) {
+  // UP/DOWN in a list menu until the cursor is on `key`; false when there
+  const want = st.menu.indexOf(key);
+  if (want < 0) throw new Stop("stuck", "no row " + key + " in " + JSON.stringify(st.menu));
+  const at = st.menu.indexOf(st.cursor);
+  if (at === want) return false;
+  tap(want > at ? "DOWN" : "UP");
+  return true;
+}
+
+function newGameWants(spec) {
+  const w = {
+    game: t(spec.game),
+    players: String(spec.players),
+    target: "101",
+    level: t("lv_usta"),
+    mode: t(spec.rated ? "rated" : "practice"),
+  };
+  for (let i = 1; i < 4; i++) w["seat" + i] = t("lv_usta");
+  return w;
+}
+
+// One decision on a menu-like screen toward `goal`; returns true when done.
+function rowValue(st, key) {
+  // status()["values"] when the app gives it (a dict, or a list along "menu"),
+  // else the screen's row object (ListMenu.item(key).value)
+  const vs = st.values;
+  if (Array.isArray(vs)) return vs[st.menu.indexOf(key)];
+  if (vs && typeof vs === "object") return vs[key];
+  return py.value(key);
+}
+
+function setRows(st, wants) {
+  for (const key of st.menu) {
+    if (!(key in wants)) continue;
+    const v = rowValue(st, key);
+    if (v === null || v === undefined || v === wants[key]) continue;
+    if (!moveTo(st, key)) tap("RIGHT");
+    return true; // one step taken
+  }
+  return false;
+}
+
+const SPEC = {
+  pisti2: { game: "pisti", players: 2 }, pisti4: { game: "pisti", players: 4 },
+  yedili2: { game: "yedili", players: 2 }, yedili3: { game: "yedili", players: 3 },
+  yedili4: { game: "yedili", players: 4 },
+};
+
+function pistiChoice(st) {
+  // take the pile when a card can (a match or a Jack), else the first card
+  const pile = st.pile || [];
+  const top = pile.length ? pile[pile.length - 1] : null;
+  for (const c of st.your_hand) {
+    if (top && (c.slice(0, -1) === top.slice(0, -1) || c[0] === "J") && st.legal.includes(c)) return c;
+  }
+  return st.legal[0];
+}
+
+function yediliChoice(st) {
+  const legal = st.legal;
+  const cards = legal.filter((a) => a !== "draw" && a !== "pass" && !a.startsWith("pick:"));
+  const plain = cards.filter((a) => !a.includes(":"));
+  if (plain.length) return plain[0];
+  if (cards.length) return cards[0];
+  if (legal.includes("draw")) return "draw";
+  if (legal.includes("pass")) return "pass";
+  return legal[0];
+}
+
+function playTurn(st) {
+  if (st.game === "pisti") {
+    const c = pistiChoice(st);
+    const want = st.your_hand.indexOf(c);
+    if (st.cursor === want) tap("A");
+    else tap(((want - st.cursor + st.your_hand.length) % st.your_hand.length) <= st.your_hand.length / 2
+      ? "RIGHT" : "LEFT");
+    return;
+  }
+  const f = st.focus;
+  if (f === "suit" || f === "pick") { tap("A"); return; }
+  const a = yediliChoice(st);
+  if (a === "draw" || a === "pass") { tap(f === "action" ? "A" : "UP"); return; }
+  if (a.startsWith("pick:")) { tap("A"); return; }
+  if (f === "action") { tap("DOWN"); return; }
+  const want = st.your_hand.indexOf(a.split(":")[0]);
+  if (want < 0) throw new Stop("stuck", "card " + a + " not in " + JSON.stringify(st.your_hand));
+  if (st.cursor === want) tap("A");
+  else tap(want > st.cursor ? "RIGHT" : "LEFT");
+}
+
+// --- the scenario -----------------------------------------------------------------
+const plan = [];
+MODES.forEach((m, i) => {
+  plan.push({ mode: m, rated: i === 0, cut: i === 0 });
+  if (i === 0) plan.push({ lang: "tr" });
+  if (MODES.length >= 3 && i === MODES.length - 2) plan.push({ lang: "en" });
+});
+if (MODES.length === 1) plan.push({ lang: "en" });
+
+let waited = 0;
+function idle(ticksToWait = 1) {
+  for (let i = 0; i < ticksToWait; i++) tick();
+  waited += ticksToWait;
+  if (waited > 20000) throw new Stop("stuck", "nothing to do for 20000 ticks on " + screenName);
+}
+
+async function bootToMenu() {
+  phase = "boot";
+  screenName = "";
+  before();
+  check(py.boot(), "booting");
+  after();
+  out({ ev: "note", text: "boot(): " + (py.d.top - base) + " B allocated in the call (nothing is collected during a call)" });
+  screenName = py.screen();
+  let n = 0;
+  while (screenName !== "menu") {
+    tick();
+    if (++n > 3000) throw new Stop("stuck", "no main menu after 3000 ticks (" + screenName + ")");
+    if (n % 200 === 0) tap("A"); // a splash waiting for a key
+  }
+  phase = "menus";
+  for (let i = 0; i < 100; i++) tick(); // settle at the menu: 1 s
+  if (!menuBoot) menuBoot = rows.get("menus\tmenu").max; // the first boot, nvm empty
+}
+
+async function playMode(item) {
+  const spec = SPEC[item.mode];
+  const wants = newGameWants({ ...spec, rated: item.rated });
+  let resumed = !item.cut;
+  let cutDone = false;
+  let handsAtCut = 0;
+  waited = 0;
+  for (;;) {
+    const st = status();
+    const s = st.screen;
+    if (s === "menu") {
+      if (modes[item.mode].matches > 0 && phase === item.mode) { phase = "menus"; return; }
+      if (cutDone && !resumed) {
+        if (!st.menu.includes("continue")) throw new Stop("stuck", "no Continue after the power cut");
+        if (!moveTo(st, "continue")) { phase = item.mode; tap("A"); resumed = true; }
+        continue;
+      }
+      if (!moveTo(st, "new_game")) tap("A");
+    } else if (s === "new_game") {
+      if (!setRows(st, wants)) {
+        if (!moveTo(st, "start")) { phase = item.mode; tap("A"); }
+      }
+    } else if (s === "table") {
+      if (phase !== item.mode) phase = item.mode;
+      if (!item.seen) {
+        item.seen = true; // the game the menu was set up for?
+        const lv = (st.levels || []).slice(1);
+        if (st.game !== spec.game || st.players !== spec.players || lv.some((l) => l !== "usta") ||
+            st.rated !== !!item.rated)
+          throw new Stop("stuck", "the new game screen started " + JSON.stringify(
+            { game: st.game, players: st.players, levels: st.levels, rated: st.rated }) + " for " + item.mode);
+      }
+      if (item.cut && !cutDone && st.hand >= 2 && st.ply >= 6 && st.legal.length) {
+        // a power cut mid-match of the rated game: a new VM with the same nvm
+        out({ ev: "note", text: "power cut in " + item.mode + " hand " + st.hand + " ply " + st.ply });
+        handsAtCut = st.hand;
+        cutDone = true;
+        powerCut();
+        await powerOn();
+        forgetTexts();
+        menuTag = "cut";
+        await bootToMenu();
+        continue;
+      }
+      if (resumed && item.cut && handsAtCut && !item.checked) {
+        item.checked = true;
+        if (!st.rated || st.hand !== handsAtCut)
+          throw new Stop("stuck", "Continue did not resume the rated game: " + JSON.stringify(st).slice(0, 300));
+        out({ ev: "note", text: "resumed " + item.mode + " at hand " + st.hand + " ply " + st.ply });
+      }
+      if (st.legal.length) { waited = 0; playTurn(st); } else idle(1);
+    } else if (s === "hand_end") {
+      waited = 0;
+      tap("A");
+    } else if (s === "match_end") {
+      if (item.cut && !cutDone) throw new Stop("stuck", "the rated match ended in its first hand: no power cut");
+      if (!item.done) {
+        item.done = true;
+        modes[item.mode].matches++;
+        menuTag = item.mode + ">";
+        out({ ev: "match", mode: item.mode, totals: st.totals, ticks });
+      }
+      tap("A");
+      idle(20);
+    } else if (s === "confirm") {
+      tap("A");
+    } else if (s === "splash") {
+      idle(1);
+    } else {
+      tap("B");
+    }
+  }
+}
+
+function switchLang(lang) {
+  const want = lang === "tr" ? "Türkçe" : "English";
+  waited = 0;
+  for (let n = 0; n < 200; n++) {
+    const st = status();
+    if (st.screen === "menu") {
+      if (st.lang === lang) { idle(50); return; }
+      if (!moveTo(st, "settings")) tap("A");
+    } else if (st.screen === "settings") {
+      if (rowValue(st, "lang") === want || st.lang === lang) { tap("B"); forgetTexts(); continue; }
+      if (!moveTo(st, "lang")) tap("RIGHT");
+    } else {
+      tap("B");
+    }
+  }
+  throw new Stop("stuck", "could not switch the language to " + lang);
+}
+
+async function calibrateAlone(list) {
+  // each module (with what it imports) in a fresh VM, the stand-ins loaded
+  const steps = [];
+  for (const name of list) {
+    mp = await loadVM(heapsize, false);
+    await setUp();
+    const r = py.load(name);
+    if (r < 0) out({ ev: "note", text: "import " + name + " failed: " + r + " " + (py.d.error || "") });
+    steps.push([name, py.mem() - base]);
+  }
+  out({ ev: "calibration", kind: "alone", steps });
+}
+
+async function calibrate() {
+  // What each piece costs once in the heap: the driver, the stand-ins (C on
+  // the device), the device libraries, the project modules one by one in the
+  // order the app imports them.
+  mp = await loadVM(heapsize, false);
+  await setUp(false);
+  base = vmStart;
+  const steps = [];
+  const m0 = py.mem();
+  steps.push(["vm_start", vmStart]);
+  const list = STANDINS.concat(JSON.parse(opt("--calibrate-modules", "[]")));
+  let last = m0;
+  for (const name of list) {
+    const r = py.load(name);
+    if (r < 0) { out({ ev: "note", text: "import " + name + " failed: " + r + " " + (py.d.error || "") }); }
+    const m = py.mem();
+    steps.push([name, m - last]);
+    last = m;
+  }
+  out({ ev: "calibration", kind: "in_order", steps, total: last - m0 });
+  await calibrateAlone(list.filter((m) => !STANDINS.includes(m)));
+}
+
+// --- main -------------------------------------------------------------------------
+const t0 = Date.now();
+let result = { ok: true };
+try {
+  if (CAP > 0) heapsize = await heapFor(CAP);
+  await powerOn();
+  out({ ev: "note", text: "vm: heapsize " + heapsize + (CAP ? " (capped, growth refused)" : "") +
+    "; at start " + vmStart + " B in use, with the stand-ins " + base + " B; free then " + py.free() + " B" });
+  out({ ev: "base", vm_start: vmStart, base, standins: base - vmStart, free: py.free() });
+  totalStart = py.mem() + py.free();
+  if (argv.includes("--calibrate")) {
+    await calibrate();
+  } else {
+    await bootToMenu();
+    for (const item of plan) {
+      if (item.mode) await playMode(item);
+      else switchLang(item.lang);
+      out({ ev: "progress", ticks, phase, screen: screenName, done: item.mode || "lang:" + item.lang });
+    }
+  }
+} catch (e) {
+  if (e instanceof Stop) result = { ok: false, kind: e.kind, error: e.text };
+  else result = { ok: false, kind: "js", error: String(e && e.stack || e) };
+}
+if (RECORD) fs.writeFileSync(RECORD, JSON.stringify(recorded));
+const table = [];
+for (const [k, r] of rows) {
+  const [mode, screen] = k.split("\t");
+  table.push([mode, screen, r.n, r.min, r.max, r.top]);
+}
+let total = null;
+try { if (py) total = py.mem() + py.free(); } catch (e) { total = null; }
+out({
+  ev: "result", ...result, cap: CAP, heapsize, heap_total_start: totalStart, heap_total_end: total, ticks,
+  seconds: (Date.now() - t0) / 1000, phase, screen: screenName,
+  menu_peak: menuPeak, menu_boot: menuBoot, game_peak: gamePeak, peak: allPeak, raw_peak: rawPeak,
+  vm_start: vmStart, base, modes, rows: table,
+});
