@@ -57,6 +57,8 @@ bytearray as long as the nvm, allocated once at start) both use it
 instead, so a compaction never needs 4 KB of contiguous heap mid-game.
 """
 
+import gc
+
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -407,7 +409,11 @@ class Store:
             need += record_size(gn)
         if need > size:
             raise ValueError("saves need %d bytes, nvm has %d: nothing written" % (need, size))
-        img = bytearray(size) if self._buf is None else self._buf
+        if self._buf is None:
+            gc.collect()  # 4 KB in one piece: from a tidy heap
+            img = bytearray(size)
+        else:
+            img = self._buf
         img[0:4] = _MAGIC
         p = 4
         if r is not None:  # the most precious first: the shortest exposure

@@ -260,8 +260,8 @@ def test_cards_on_screen_read_as_cards(device):
         ref.show(parse_card(code))
         ref.select(bool(st["legal"]) and i == st["cursor"])  # the cursor shows on your turn
         x0, y0 = (2, 34, 66, 98)[i], 49
-        for y in range(ref.h):
-            for x in range(ref.w):
+        for y in range(ref.bitmap.height):
+            for x in range(ref.bitmap.width):
                 v = ref.bitmap[x, y]
                 want = 1 if (v == 1) != ref.selected and v != 2 else 0
                 assert rows[y0 + y][x0 + x] == want, (code, x, y)

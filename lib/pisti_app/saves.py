@@ -52,9 +52,10 @@ class Saves:
 
     def __init__(self, nvm, reserve=RESERVE):
         self.nvm = nvm
-        # The store's image buffer, allocated once while the heap is clean:
-        # a compaction mid-game then needs no 4 KB of contiguous memory.
-        self.store = Store(nvm, reserve, bytearray(len(nvm)))
+        # No resident image buffer (4 KB of heap all game long): reading the
+        # log and a compaction each take one for the moment they run, and a
+        # compaction comes most often at a match's end (``reserve``).
+        self.store = Store(nvm, reserve)
         self.state = self.store.load()
         self.notice = self.store.notice
 

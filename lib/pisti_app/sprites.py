@@ -147,12 +147,8 @@ class Card:
     """One card place on screen: a face, a back, an empty slot or nothing."""
 
     def __init__(self, kind, x=0, y=0):
-        w, h, font, vertical = _KINDS[kind]
-        self.kind = kind
-        self.w = w
-        self.h = h
-        self.font = font
-        self.vertical = vertical
+        w, h, _, _ = _KINDS[kind]
+        self.kind = kind  # (few attributes: each is heap in every sprite)
         self.bitmap = displayio.Bitmap(w, h, 3)
         self.tile = displayio.TileGrid(self.bitmap, pixel_shader=palette("card"), x=x, y=y)
         self.what = None
@@ -184,7 +180,7 @@ class Card:
         if what == NONE:
             return True
         bm = self.bitmap
-        w, h = self.w, self.h
+        w, h = bm.width, bm.height
         bm.fill(0)
         bm[0] = 2  # the four corners: outside the rounded card
         bm[w - 1] = 2
@@ -208,24 +204,26 @@ class Card:
 
     def _count(self, text):
         bm = self.bitmap
+        w = bm.width
         tw = ink_width("small", text)
-        x = (self.w - tw) // 2
-        y = (self.h - 7) // 2
-        fill(bm, max(x - 1, 1), y - 1, min(x + tw + 1, self.w - 1), y + 7, 0)
+        x = (w - tw) // 2
+        y = (bm.height - 7) // 2
+        fill(bm, max(x - 1, 1), y - 1, min(x + tw + 1, w - 1), y + 7, 0)
         stamp_text(bm, "small", text, x, y - 1)
 
     def _face(self, rank, suit):
-        f = self.font
+        _, _, f, vertical = _KINDS[self.kind]
         bm = self.bitmap
+        w = bm.width
         gap = 0 if f == "medium" else 1  # "10" must fit a 14 px card
         rw = ink_width(f, rank, gap)
         sw = ink(f, suit)[3]
-        if self.vertical:
+        if vertical:
             # Rank centred on top (ink from row 2), suit centred one row below it.
-            stamp_text(bm, f, rank, (self.w - rw) // 2, 2 - ink(f, "A")[2], gap)
-            stamp(bm, f, suit, (self.w - sw) // 2, 3 + ink(f, "A")[4])
+            stamp_text(bm, f, rank, (w - rw) // 2, 2 - ink(f, "A")[2], gap)
+            stamp(bm, f, suit, (w - sw) // 2, 3 + ink(f, "A")[4])
         else:
             sep = 1 if len(rank) > 1 else 2
-            x = (self.w - rw - sep - sw) // 2
+            x = (w - rw - sep - sw) // 2
             stamp_text(bm, f, rank, x, 2, gap)
             stamp_text(bm, f, suit, x + rw + sep, 2)

@@ -36,15 +36,19 @@ class SuitPicker:
 
     def __init__(self, group, compact=False):
         self.h = 24 if compact else 26
-        self.bm = displayio.Bitmap(128, self.h, 2)
-        self.tile = displayio.TileGrid(self.bm, pixel_shader=gfx.palette("text"), x=0,
-                                       y=8 if compact else 10)
-        self.tile.hidden = True
-        group.append(self.tile)
+        self.y = 8 if compact else 10
+        self.group = group
+        self.at = len(group)  # its place among the table's layers
+        self.bm = None  # made when a Jack is first played (832 bytes otherwise unused)
+        self.tile = None
         self.sel = -1
 
     def show(self, sel):
         """Show the panel with suit ``sel`` chosen."""
+        if self.tile is None:
+            self.bm = displayio.Bitmap(128, self.h, 2)
+            self.tile = displayio.TileGrid(self.bm, pixel_shader=gfx.palette("text"), x=0, y=self.y)
+            self.group.insert(self.at, self.tile)
         self.tile.hidden = False
         if sel == self.sel:
             return
@@ -65,7 +69,8 @@ class SuitPicker:
 
     def hide(self):
         """Take the panel away."""
-        self.tile.hidden = True
+        if self.tile is not None:
+            self.tile.hidden = True
 
 
 def best_suit(hand):

@@ -1,0 +1,84 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.oom`
+===============
+
+What the player sees when the heap runs out anyway (issue 11): never a
+traceback, a notice in the current language that the game is saved, and,
+once OK is pressed, a restart into that game (:func:`pisti_app.run`).
+Imported only then, after the app has been dropped, so it costs no heap
+the rest of the time.
+"""
+
+import time
+
+import displayio
+
+from pisti_app import gfx
+
+
+class Notice:
+    """What :data:`current` is while the out-of-memory notice is shown."""
+
+    def __init__(self, text, lang):
+        self.text = text
+        self.lang = lang
+
+    def status(self):
+        """For scripts and the simulator, as ``App.status()``."""
+        return {"screen": "oom", "message": self.text.replace("\n", " "), "lang": self.lang}
+
+    @staticmethod
+    def idle():
+        """Waiting for a key."""
+        return True
+
+
+def out_of_memory(hw, three, err):
+    """The heap ran out (``err``; the app is gone already, ``hw`` is what it
+    kept of the board, ``three`` whether it has three buttons): log the
+    error on the console and show, in the app's language, that the game is
+    saved (T-6: every action was written before it was shown) until OK is
+    pressed, then free the pins for the next boot."""
+    import pisti_app
+    from pisti_app import strings
+
+    display = hw.display
+    keys = hw.keys
+    ok = hw.key_names.index("B" if three else "A")
+    print("pisti: out of memory (%s); restarting into the saved game" % (err,))
+    try:
+        from traceback import print_exception  # CircuitPython
+        print_exception(err)
+    except ImportError:
+        import sys
+        if hasattr(sys, "print_exception"):  # MicroPython
+            sys.print_exception(err)
+    g = displayio.Group()
+    text = strings.t("oom")
+    pisti_app.current = Notice(text, strings.lang())  # for scripts and the simulator
+    lines = text.split("\n")
+    h = hw.height
+    top = (h - 8 * len(lines)) // 2 if h < 64 else 16
+    for i in range(len(lines)):
+        g.append(gfx.label("small", lines[i], 64, top + (8 if h < 64 else 10) * i, anchor=(0.5, 0.0)))
+    display.root_group = g
+    display.refresh()
+    keys.events.clear()
+    down = False
+    while True:  # OK pressed and let go: the restart must not see it again
+        ev = keys.events.get()
+        if ev is not None and ev.key_number == ok:
+            if ev.pressed:
+                down = True
+            elif down:
+                break
+        time.sleep(0.02)
+    display.root_group = None
+    for part in (keys, hw.buzzer):  # free their pins for the next boot
+        if part is not None:
+            part.deinit()
+    displayio.release_displays()
+    if hw.i2c is not None:
+        hw.i2c.deinit()
