@@ -263,6 +263,11 @@ class App(GameFlow):
         if self.memlog > 1:
             import sys
             print("mods", " ".join(sorted(sys.modules)))
+            try:
+                import micropython
+                micropython.qstr_info()
+            except (ImportError, AttributeError):
+                pass
 
     def pop(self):
         """Close the top screen and show the one under it again."""
@@ -404,36 +409,10 @@ class App(GameFlow):
 
     # -- for scripts and the simulator -------------------------------------------
     def status(self, rankings=True):
-        """What is on screen and the game state, as a plain dict;
-        ``rankings`` False leaves the ranking out (it is read from the saves,
-        which a script that only steers the app need not load)."""
-        top = self.stack[-1]
-        s = self.session
-        sv = self._saves
-        state, notice, erases = self.nvm_state, self.nvm_notice, self.erases
-        if sv is not None and sv.state != "ok":
-            state, notice = sv.state, sv.notice
-        st = {"screen": top.name, "game": None, "players": None, "hand": None, "ply": None,
-              "totals": None, "level": None, "levels": None, "turn": None, "your_hand": [],
-              "legal": [], "message": top.message, "lang": strings.lang(),
-              "saved": self.kept is not None, "refreshes": self.refreshes,
-              "sound": self.prefs["sound"], "delay": self.delay(),
-              "rated": s is not None and s.rated, "timer": self.timer.left,
-              "rankings": self.rankings.as_dict() if rankings else None,
-              "nvm": {"erases": erases, "state": state, "notice": notice}}
-        if s is not None:
-            m = s.match
-            st["game"] = s.game
-            st["players"] = s.players
-            st["hand"] = s.hand_no
-            st["totals"] = list(m.totals)
-            st["target"] = m.target
-            st["level"] = s.level()
-            st["levels"] = list(s.levels)
-            st["over"] = m.over
-            if m.hand is not None:
-                st["ply"] = m.hand.ply
-                st["turn"] = m.hand.turn
-                st["dealer"] = m.hand.dealer
-        top.status(st)
-        return st
+        """What is on screen and the game state, as a plain dict (for scripts
+        and the simulator: :mod:`pisti_app.status`, not loaded on a board
+        that nobody asks); ``rankings`` False leaves the ranking out (it is
+        read from the saves, which a script that only steers the app need
+        not load)."""
+        from pisti_app.status import app_status
+        return app_status(self, rankings)

@@ -6,6 +6,8 @@
 import gc
 import sys
 
+import micropython
+
 import keypad
 import supervisor
 
@@ -55,6 +57,7 @@ def step(ms):
     """The live heap (collected at the last return to JS), then one
     App.tick() and ``ms`` of virtual time (run() sleeps 10 ms a tick)."""
     live = gc.mem_alloc()
+    qstrs()
     try:
         app.tick()
     except BaseException as e:  # pylint: disable=broad-except
@@ -62,18 +65,48 @@ def step(ms):
     supervisor.advance(ms)
     global top
     top = gc.mem_alloc()
+    qstrs()
     gc.collect()  # runs on the way back to JS
     return live
+
+
+def qstrs():
+    """Print the interned names' pool figures (gauge.mjs reads the line)."""
+    micropython.qstr_info()
 
 
 def screen():
     return app.screen.name
 
 
+def _status():
+    # What the scenario reads, from the screen's own status() and the
+    # session: not App.status(), whose module a board never loads (its
+    # field names would be interned here and not on the Pico).
+    scr = app.screen
+    st = {"legal": [], "your_hand": []}
+    scr.status(st)
+    st["screen"] = scr.name
+    s = app.session
+    if s is not None:
+        st["game"] = s.game
+        st["players"] = s.players
+        st["levels"] = list(s.levels)
+        st["rated"] = s.rated
+        st["hand"] = s.hand_no
+        st["totals"] = list(s.match.totals)
+        h = s.match.hand
+        if h is not None:
+            st["ply"] = h.ply
+    from pisti_app import strings
+    st["lang"] = strings.lang()
+    return st
+
+
 def status():
     try:
         import json
-        s = json.dumps(app.status(False))  # not the ranking: that would load the saves
+        s = json.dumps(_status())
     except BaseException as e:  # pylint: disable=broad-except
         s = "!%d" % _fail(e)
     gc.collect()

@@ -58,7 +58,25 @@ function copyTree(src, dst) {
 // screen) is a MemoryError all the same; "mem ..." lines (PISTI_MEMLOG) are kept.
 let consoleOOM = "";
 let consoleLines = 0;
+// The interned names (qstrs). This VM keeps them in pools that double in
+// size, as CircuitPython does, but it interns names the Pico holds in ROM
+// (the stand-ins' displayio, keypad, ... API, the driver's own), so its pools
+// cross a doubling step (a ~9 KB pool) at another point than the Pico's: a
+// cliff in the wrong place. Figures count the names instead as the Pico's
+// entries cost, 6 B each (a pointer, a 1-byte hash, a 1-byte length:
+// CircuitPython's MICROPY_QSTR_BYTES_IN_HASH/LEN), plus their characters.
+// drive.py prints micropython.qstr_info() at the start and end of each step.
+const QSTR_ENTRY = 6;
+let qLines = [];
+function qstrExcess(line) {
+  const g = (k) => Number((line.match(new RegExp(k + "=(\\d+)")) || [0, 0])[1]);
+  return g("n_total_bytes") - (g("n_str_data_bytes") + QSTR_ENTRY * g("n_qstr"));
+}
 function onConsole(line) {
+  if (line.startsWith("qstr pool:")) {
+    qLines.push(qstrExcess(line));
+    return;
+  }
   if ((line.includes("MemoryError") || line.includes("out of memory")) && !consoleOOM) consoleOOM = line;
   if (consoleLines++ < 2000) out({ ev: "stdout", text: line });
 }
@@ -117,13 +135,17 @@ async function setUp(standins = true) {
   py = {
     boot: d.boot, step: d.step, screen: d.screen, status: d.status, value: d.value,
     text: d.text, press: d.press, mem: d.mem, free: d.free, load: d.load, collect: d.collect,
-    record: d.record, taken: d.taken, d,
+    record: d.record, taken: d.taken, qstrs: d.qstrs, d,
   };
   py.collect();
   vmStart = py.mem();
   // CircuitPython's C modules cost no heap for their code: load the stand-ins
   // now and count from here (the device's 171,264 B is free at a fresh REPL).
   if (standins) for (const m of STANDINS) check(py.load(m), "importing the stand-in " + m);
+  qLines = [];
+  py.qstrs();
+  baseQ = qLines.length ? qLines[0] : 0;
+  qLines = [];
   base = py.mem();
   if (RECORD) py.record();
 }
@@ -170,9 +192,15 @@ let menuTag = "menus";
 let base = 0; // gc.mem_alloc() once the driver and the stand-ins are loaded, before boot
 const STANDINS = opt("--standins", "").split(",").filter((m) => m);
 
+let baseQ = 0; // qstrExcess() when `base` was read
 function record(raw, rawTop) {
-  const live = raw - base; // net of the VM's start, the driver and the stand-ins' code
-  const top = rawTop - base; // in use at the end of the tick, its garbage not collected yet
+  // Net of the VM's start, the driver and the stand-ins' code; names counted
+  // as on the Pico (qstrExcess above).
+  const qs = qLines.length ? qLines[0] : baseQ;
+  const qe = qLines.length > 1 ? qLines[qLines.length - 1] : qs;
+  qLines = [];
+  const live = raw - qs - (base - baseQ);
+  const top = rawTop - qe - (base - baseQ); // in use at the end of the tick, its garbage not collected yet
   const ph = screenName === "menu" ? menuTag : phase;
   const key = ph + "\t" + screenName;
   let r = rows.get(key);

@@ -1,0 +1,47 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.status`
+==================
+
+``App.status()`` for scripts and the simulator, in a module of its own: a
+board that nobody asks never compiles it (its many field names would be
+interned for good, heap on the device).
+"""
+
+from pisti_app import strings
+
+
+def app_status(self, rankings=True):
+    """``App.status()``: what is on screen and the game state of the app
+    ``self``, as a plain dict; ``rankings`` False leaves the ranking out."""
+    top = self.stack[-1]
+    s = self.session
+    sv = self._saves
+    state, notice, erases = self.nvm_state, self.nvm_notice, self.erases
+    if sv is not None and sv.state != "ok":
+        state, notice = sv.state, sv.notice
+    st = {"screen": top.name, "game": None, "players": None, "hand": None, "ply": None,
+          "totals": None, "level": None, "levels": None, "turn": None, "your_hand": [],
+          "legal": [], "message": top.message, "lang": strings.lang(),
+          "saved": self.kept is not None, "refreshes": self.refreshes,
+          "sound": self.prefs["sound"], "delay": self.delay(),
+          "rated": s is not None and s.rated, "timer": self.timer.left,
+          "rankings": self.rankings.as_dict() if rankings else None,
+          "nvm": {"erases": erases, "state": state, "notice": notice}}
+    if s is not None:
+        m = s.match
+        st["game"] = s.game
+        st["players"] = s.players
+        st["hand"] = s.hand_no
+        st["totals"] = list(m.totals)
+        st["target"] = m.target
+        st["level"] = s.level()
+        st["levels"] = list(s.levels)
+        st["over"] = m.over
+        if m.hand is not None:
+            st["ply"] = m.hand.ply
+            st["turn"] = m.hand.turn
+            st["dealer"] = m.hand.dealer
+    top.status(st)
+    return st
