@@ -41,9 +41,8 @@ from pisti_app import strings
 from pisti_app.games import GameFlow, seeded_below
 from pisti_app.keys import Input
 from pisti_app.sound import Sound
-from pisti_app.util import setting_int, setting_str
+from pisti_app.util import setting_int
 
-_LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 # Modules only the menus use: unloaded while a table is shown.
 _MENU_MODULES = ("pisti_app.menus", "pisti_app.menu", "pisti_app.info", "pisti_app.confirm",
                  "pisti_app.splash")
@@ -54,32 +53,7 @@ _GAME_MODULES = ("pisti_app.match_end", "pisti_app.results", "pisti_app.pisti_ta
                  "pisti_core.bots.yedili_bots", "pisti_core.bots.yedili_heur", "pisti_core.bots",
                  "pisti_core.pisti_obs", "pisti_core.yedili_obs", "pisti_core.yedili_text",
                  "pisti_core.pisti", "pisti_core.yedili", "pisti_core.record", "pisti_app.session",
-                 "pisti_core.match", "pisti_core.cards")
-
-
-def parse_start(text):
-    """``"pisti:2:usta"`` -> (game, players, levels per seat); ValueError if bad."""
-    parts = text.split(":")
-    if len(parts) != 3 or parts[0] not in ("pisti", "yedili"):
-        raise ValueError("PISTI_START %r is not like 'pisti:2:usta' or 'yedili:4:kalfa'" % text)
-    game = parts[0]
-    try:
-        players = int(parts[1])
-    except ValueError:
-        raise ValueError("PISTI_START %r: the player count is not a number" % text)
-    ok = (2, 4) if game == "pisti" else (2, 3, 4)
-    if players not in ok:
-        raise ValueError("PISTI_START %r: %s is for %s players" % (
-            text, game, " or ".join([str(n) for n in ok])))
-    names = parts[2].split(",")
-    if len(names) == 1:
-        names = names * (players - 1)
-    if len(names) != players - 1:
-        raise ValueError("PISTI_START %r: give one level, or one per bot seat (%d)" % (text, players - 1))
-    for lv in names:
-        if lv not in _LEVELS:
-            raise ValueError("PISTI_START %r: unknown bot level %r (acemi, kalfa, usta)" % (text, lv))
-    return game, players, [None] + names
+                 "pisti_core.match", "pisti_core.cards", "pisti_app.movetimer")
 
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
@@ -120,15 +94,9 @@ class App(GameFlow):
         self.memlog = setting_int("PISTI_MEMLOG", 0)  # 2: also the modules loaded
         self._changed = False  # a screen change to collect (and log) at the next tick
         self._next = None  # (function, args) to run at the end of this tick: later()
-        start = setting_str("PISTI_START", None)  # bad settings fail before anything is written
-        if start is not None:
-            start = parse_start(start)
-            target = setting_int("PISTI_TARGET", None) if start[0] == "pisti" else None
-            if target not in (None, 101, 151):
-                raise ValueError("settings.toml: PISTI_TARGET must be 101 or 151 (P-2)")
-            rated = setting_int("PISTI_RATED", 0)
-            if rated not in (0, 1):
-                raise ValueError("settings.toml: PISTI_RATED must be 0 (practice) or 1 (rated)")
+        from pisti_app.startup import boot_settings
+        start, target, rated, lang, timer, delay, seed = boot_settings()
+        self.forget("pisti_app.startup")  # read once: bad settings fail before anything is written
         from pisti_app.saves import Saves, default_prefs
         nvm = getattr(hw, "nvm", None)
         if nvm is None:  # a board without nvm: saves last until power off
@@ -142,21 +110,12 @@ class App(GameFlow):
         self._erases = 0  # erases caused by saves objects closed since boot
         self.prefs = default_prefs()
         self.saves.read_prefs(self.prefs)
-        lang = setting_str("PISTI_LANG", None)
         if lang is not None:
             self.prefs["lang"] = lang
-        timer = setting_int("PISTI_TIMER", None)
         if timer is not None:
-            from pisti_core.table import TIMER_MAX, TIMER_MIN
-            if not TIMER_MIN <= timer <= TIMER_MAX:
-                raise ValueError("settings.toml: PISTI_TIMER must be %d to %d seconds"
-                                 % (TIMER_MIN, TIMER_MAX))
             self.prefs["timer"] = timer
         self.sound.enabled = self.prefs["sound"]
-        self.delay_override = setting_int("PISTI_DELAY", None)
-        if self.delay_override is not None and not 0 <= self.delay_override <= 10000:
-            raise ValueError("settings.toml: PISTI_DELAY must be 0 to 10000 ms")
-        seed = setting_int("PISTI_SEED", None)
+        self.delay_override = delay
         if seed is not None:
             random.seed(seed)
             self.below = seeded_below
@@ -173,20 +132,19 @@ class App(GameFlow):
         st = self.nvm_state = self.saves.state  # as boot found the nvm
         self.nvm_notice = self.saves.notice
         self.notice = "" if st == "ok" else strings.t("nvm_" + st)
-        from pisti_app.movetimer import MoveTimer
         self._menus = None
-        self.timer = MoveTimer(self)
+        self._timer = None  # the move timer, loaded while a rated game is on (T-3)
         if start is not None:
             if self.kept is not None:
                 self.continue_game()  # T-4: losing power is not leaving
             else:
-                self.start_game(start[0], start[1], start[2], target, rated == 1)
+                self.start_game(start[0], start[1], start[2], target, rated)
             if self.notice:
                 self.screen.say(self.notice, 3000)
         else:
             from pisti_app.splash import Splash
             self.show(Splash(self, self.now))
-        self.timer.tick(self.now)
+        self._tick_timer()
 
     # -- the loop ----------------------------------------------------------------
     def tick(self):
@@ -210,7 +168,7 @@ class App(GameFlow):
         if nxt is not None:  # a screen change asked for: now that no screen code runs
             self._next = None
             nxt[0](*nxt[1])
-        self.timer.tick(self.now)
+        self._tick_timer()
         self.sound.tick(now)
         if self.dirty:
             self.dirty = False
@@ -302,6 +260,21 @@ class App(GameFlow):
                 delattr(pkg, short)
 
     @property
+    def timer(self):
+        """The move timer (:class:`pisti_app.movetimer.MoveTimer`), made when
+        first needed and unloaded back at the main menu."""
+        t = self._timer
+        if t is None:
+            from pisti_app.movetimer import MoveTimer
+            t = self._timer = MoveTimer(self)
+        return t
+
+    def _tick_timer(self):
+        s = self.session
+        if self._timer is not None or (s is not None and s.rated):
+            self.timer.tick(self.now)
+
+    @property
     def saves(self):
         """The saves (:class:`pisti_app.saves.Saves` on the nvm), opened when
         needed: at the menus they are closed (:meth:`close_saves`)."""
@@ -371,12 +344,14 @@ class App(GameFlow):
         while self.stack:
             self.stack.pop().close()
         self.display.root_group = self._blank
-        self.timer.forget_screens()
+        if self._timer is not None:
+            self._timer.forget_screens()
         gc.collect()
 
     def main_menu(self):
         """Back to the main menu (everything else closed)."""
         self.release()
+        self._timer = None
         self.forget(*_GAME_MODULES)
         self.close_saves()
         self.show(self.menus.main())

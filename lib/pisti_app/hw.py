@@ -14,9 +14,8 @@ build (Raspberry Pi Pico, 128x64 at 0x3C on GP5/GP4 at 400 kHz
 keeps the dirty area; the app refreshes only when something changed).
 """
 
-import os
 
-from pisti_app.util import setting_int, setting_str
+from pisti_app.util import getenv, setting_int, setting_str
 
 DEFAULT_BUTTONS = "UP:GP10,DOWN:GP11,LEFT:GP12,RIGHT:GP13,A:GP14,B:GP15"
 
@@ -73,7 +72,7 @@ class Hardware:
         # Names and pins first: a bad setting fails before anything is claimed.
         self.key_names, pins = parse_buttons(setting_str("PISTI_BUTTONS", DEFAULT_BUTTONS), board)
         buzzer = setting_str("PISTI_BUZZER", None)
-        if buzzer is None and os.getenv("PISTI_BUZZER") is None:
+        if buzzer is None and getenv("PISTI_BUZZER") is None:
             # No key at all: the reference build's pin, when this board has it.
             buzzer = "GP16" if hasattr(board, "GP16") else None
         buzzer_pin = board_pin(board, buzzer, "PISTI_BUZZER") if buzzer else None

@@ -52,10 +52,11 @@ class Saves:
 
     def __init__(self, nvm, reserve=RESERVE):
         self.nvm = nvm
-        # No resident image buffer (4 KB of heap all game long): reading the
-        # log and a compaction each take one for the moment they run, and a
-        # compaction comes most often at a match's end (``reserve``).
-        self.store = Store(nvm, reserve)
+        # The store's image buffer, allocated when the saves are opened (a
+        # game starts: the menus are gone, the heap is tidy): a compaction
+        # mid-game or at a match's end then needs no 4 KB of contiguous
+        # memory, which a fragmented heap may not have (seen on the Pico).
+        self.store = Store(nvm, reserve, bytearray(len(nvm)))
         self.state = self.store.load()
         self.notice = self.store.notice
 

@@ -26,7 +26,7 @@ def app_status(self, rankings=True):
           "legal": [], "message": top.message, "lang": strings.lang(),
           "saved": self.kept is not None, "refreshes": self.refreshes,
           "sound": self.prefs["sound"], "delay": self.delay(),
-          "rated": s is not None and s.rated, "timer": self.timer.left,
+          "rated": s is not None and s.rated, "timer": self._timer.left if self._timer is not None else None,
           "rankings": self.rankings.as_dict() if rankings else None,
           "nvm": {"erases": erases, "state": state, "notice": notice}}
     if s is not None:

@@ -7,9 +7,7 @@
 Small helpers shared by the device app: wrapping tick arithmetic
 (``supervisor.ticks_ms`` wraps at 2**29) and typed reads of
 ``settings.toml`` through ``os.getenv`` (CircuitPython returns an int for a
-bare value up to early 10.x and a str after; both are accepted). Where
-``os`` has no ``getenv`` (MicroPython's WebAssembly VM in
-``tools/memgauge.py``), :func:`getenv` reads ``/settings.toml`` itself.
+bare value up to early 10.x and a str after; both are accepted).
 """
 
 import os
@@ -39,31 +37,10 @@ def ticks_add(t, ms):
 
 
 def getenv(name, default=None):
-    """``os.getenv(name)`` (looked up at each call: the desktop shims replace
-    it), or where ``os`` has none ``NAME = "text"`` (str) / ``NAME = 12``
-    (int) read from ``/settings.toml``."""
-    g = getattr(os, "getenv", None)
-    if g is not None:
-        v = g(name)
-        return default if v is None else v
-    try:
-        f = open("/settings.toml")
-    except OSError:
-        return default
-    with f:
-        for line in f:
-            if not line.startswith(name):
-                continue
-            k, eq, v = line.partition("=")
-            if eq and k.strip() == name:
-                v = v.strip()
-                if v[:1] == '"':
-                    return v[1:v.find('"', 1)]
-                try:
-                    return int(v.split("#")[0].strip(), 0)
-                except ValueError:
-                    return default
-    return default
+    """``os.getenv(name)``, looked up at each call (the desktop shims and
+    the heap gauge's stand-in put theirs in ``os``)."""
+    v = os.getenv(name)
+    return default if v is None else v
 
 
 def setting_str(name, default=None):
