@@ -306,6 +306,11 @@ def test_dry_run_changes_nothing(drive, project, tmp_path, capsys):
     assert "nothing was changed" in out and "7 would be copied" in out
     status, out, err = run(capsys, "--to", drive, "--source", project, "--dry-run", "--bundle", bundle)
     assert status == 0, err
+    assert "would copy lib/adafruit_displayio_ssd1306.mpy (new, from the bundle)" in out
+    assert "adafruit_display_text" not in out  # the firmware does not use it
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--dry-run", "--bundle", bundle,
+                           "--requirements", three_libs(tmp_path))
+    assert status == 0, err
     assert "would copy lib/adafruit_display_text/label.mpy (new, from the bundle)" in out
     assert snapshot(drive) == before
 
@@ -380,6 +385,14 @@ def test_disk_full_while_writing(drive, project, capsys, monkeypatch):
 # ---------------------------------------------------------------- libraries
 
 
+def three_libs(tmp_path):
+    """A library list with dependencies to follow (the firmware's own list
+    is one library, adafruit_displayio_ssd1306, which has none)."""
+    f = tmp_path / "requirements-three.txt"
+    f.write_text("adafruit_displayio_ssd1306\nadafruit_display_text\nadafruit_bitmap_font\n")
+    return str(f)
+
+
 def make_bundle(tmp_path):
     """A fake extracted adafruit-circuitpython-bundle-9.x-mpy folder."""
     b = tmp_path / "adafruit-circuitpython-bundle-9.x-mpy-20241120"
@@ -404,7 +417,8 @@ def make_bundle(tmp_path):
 
 def test_bundle_installs_listed_libraries_and_dependencies(drive, project, tmp_path, capsys):
     bundle = make_bundle(tmp_path)
-    status, out, err = run(capsys, "--to", drive, "--source", project, "--bundle", bundle)
+    libs = three_libs(tmp_path)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--bundle", bundle, "--requirements", libs)
     assert status == 0, err
     lib = drive / "lib"
     assert (lib / "adafruit_displayio_ssd1306.mpy").read_bytes() == b"ssd1306"
@@ -416,7 +430,7 @@ def test_bundle_installs_listed_libraries_and_dependencies(drive, project, tmp_p
     manifest = json.loads((drive / deploy.MANIFEST_NAME).read_text())
     assert not [rel for rel in manifest["files"] if "adafruit" in rel]  # never ours to remove
     before = snapshot(drive)
-    status, out, err = run(capsys, "--to", drive, "--source", project, "--bundle", bundle)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--bundle", bundle, "--requirements", libs)
     assert "libs: 0 files copied, 6 unchanged" in out
     assert snapshot(drive) == before
     # Deploying without libraries later leaves them in place.
@@ -460,7 +474,8 @@ def test_circup_failure_changes_nothing(drive, project, capsys, monkeypatch):
 
 def test_requirements_file_lists_the_firmware_libraries():
     names = deploy.read_requirements(deploy.REQUIREMENTS)
-    assert names[:3] == ["adafruit_displayio_ssd1306", "adafruit_display_text", "adafruit_bitmap_font"]
+    # The firmware draws text from its own glyph sheets: the display driver only.
+    assert names == ["adafruit_displayio_ssd1306"]
     assert deploy.library_name("adafruit-circuitpython-bitmap-font>=2.0") == "adafruit_bitmap_font"
 
 
