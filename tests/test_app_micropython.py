@@ -83,6 +83,10 @@ class Group:
         self._items.append(item)
     def insert(self, i, item):
         self._items.insert(i, item)
+    def __len__(self):
+        return len(self._items)
+    def remove(self, item):
+        self._items.remove(item)
     def pop(self, i=-1):
         return self._items.pop(i)
 def release_displays():

@@ -53,7 +53,8 @@ _GAME_MODULES = ("pisti_app.match_end", "pisti_app.results", "pisti_app.pisti_ta
                  "pisti_core.bots.yedili_bots", "pisti_core.bots.yedili_heur", "pisti_core.bots",
                  "pisti_core.pisti_obs", "pisti_core.yedili_obs", "pisti_core.yedili_text",
                  "pisti_core.pisti", "pisti_core.yedili", "pisti_core.record", "pisti_app.session",
-                 "pisti_core.match", "pisti_core.cards", "pisti_app.movetimer")
+                 "pisti_core.match", "pisti_core.cards", "pisti_app.movetimer",
+                 "pisti_app.session_io")
 
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting

@@ -41,7 +41,7 @@ class MatchEnd(_Rows):
         else:
             big = gfx.label("medium", head, 64, 10, anchor=(0.5, 0.0))
             self.group.append(big)
-            self.cells.append(big)
+            self.extra.append(big)
         row = 2 if c else 3
         for i in range(m.sides):
             name = side_name(s, i) if s.game == "pisti" else seat_name(s, i)
@@ -54,8 +54,7 @@ class MatchEnd(_Rows):
         else:
             self.cell(0, row, t("rank_points") % (t(s.game), points))
         self.cell(0, row + 1, t("hands_played") % s.hands_done)
-        if c:
-            self.draw()
+        self.draw()
         won = points > 0 if points is not None else mine and len(win) == 1
         app.sound.play("win" if won else "lose", app.now)
         app.dirty = True

@@ -30,9 +30,9 @@ class _Rows(Screen):
         super().__init__(app)
         g = self.group
         self.title, self.title_r = gfx.title_bar(g)
-        self.cells = []
-
-        self.spec = []  # 32 px: every (row, x, text, right), shown _C_ROWS rows at a time
+        self.cells = []  # the row labels shown
+        self.extra = []  # labels of their own (the match end's headline)
+        self.spec = []  # every (row, x, text, right); 32 px: shown _C_ROWS rows at a time
         self.first = 0
         self.more = None
         if self.compact:
@@ -41,15 +41,9 @@ class _Rows(Screen):
             g.append(self.more)
 
     def cell(self, x, row, text, right=False):
-        """A label at column ``x`` (right-aligned if ``right``) of ``row`` 1..7
-        (32 px: any row; :meth:`draw` shows them)."""
-        if self.compact:
-            self.spec.append((row, x, text, right))
-            return None
-        lbl = gfx.label("small", text, x, 8 * row, anchor=(1.0 if right else 0.0, 0.0))
-        self.group.append(lbl)
-        self.cells.append(lbl)
-        return lbl
+        """Text at column ``x`` (right-aligned if ``right``) of ``row`` 1..7
+        (32 px: any row); :meth:`draw` shows them."""
+        self.spec.append((row, x, text, right))
 
     def rows_total(self):
         """32 px: the number of rows in :attr:`spec`."""
@@ -59,11 +53,32 @@ class _Rows(Screen):
         return n
 
     def draw(self):
-        """32 px: (re)make the labels of rows ``first + 1 .. first + 3``."""
+        """Show the cells: 64 px, one text a row, each cell at the character
+        column nearest its ``x`` (a label a cell cost ~330 bytes each on the
+        Pico: 27 of them for a 4-player breakdown); 32 px, (re)make the
+        labels of rows ``first + 1 .. first + 3``."""
         g = self.group
         for lbl in self.cells:
             g.remove(lbl)
         self.cells = []
+        if not self.compact:
+            rows = {}
+            for row, x, text, right in self.spec:
+                line = rows.get(row) or [" "] * 25  # 25 cells of 5 px
+                if right:
+                    at = (x + 1) // 5 - len(text)  # ending in the cell x is in
+                else:
+                    at = (x + 2) // 5
+                for i in range(len(text)):
+                    if 0 <= at + i < 25:
+                        line[at + i] = text[i]
+                rows[row] = line
+            for row in sorted(rows):
+                lbl = gfx.label("small", "".join(rows[row]).rstrip(), 0, 8 * row)
+                g.append(lbl)
+                self.cells.append(lbl)
+            self.app.dirty = True
+            return
         n = self.rows_total()
         self.first = max(0, min(self.first, n - _C_ROWS))
         for row, x, text, right in self.spec:
@@ -86,10 +101,8 @@ class _Rows(Screen):
         return True
 
     def texts(self):
-        """Every text on the screen (for status and tests)."""
-        if self.compact:
-            return [self.title.text, self.title_r.text] + [sp[2] for sp in self.spec]
-        return [self.title.text, self.title_r.text] + [c.text for c in self.cells]
+        """Every text on the screen, cell by cell (for status and tests)."""
+        return [self.title.text, self.title_r.text] + [c.text for c in self.extra] + [sp[2] for sp in self.spec]
 
     def status(self, st):
         st["texts"] = self.texts()
@@ -116,8 +129,7 @@ class HandEnd(_Rows):
             from pisti_app import results_yedili as rows
         rows.fill(self, h)
         app.forget("pisti_app.results_pisti", "pisti_app.results_yedili")
-        if self.compact:
-            self.draw()
+        self.draw()
         app.dirty = True
 
     def key(self, code):

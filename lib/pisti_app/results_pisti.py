@@ -40,9 +40,9 @@ def fill(self, h):
         self.cell(62, i + 1, pair(r, key), True)
     for i in range(len(right)):
         key, label = right[i]
-        self.cell(68, i + 1, t("r_" + label))
+        self.cell(65, i + 1, t("r_" + label))
         self.cell(127, i + 1, pair(r, key), True)
-    self.group.append(gfx.box(1, 38, 65, 9))  # between the two blocks
+    self.group.append(gfx.box(1, 38, 62, 9))  # between the two blocks
     self.cell(0, 6, t("r_hand"))
     self.cell(127, 6, "%d:%d" % (r[0]["total"], r[1]["total"]), True)
     self.cell(0, 7, t("r_match") % m.target)

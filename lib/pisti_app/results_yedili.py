@@ -28,7 +28,8 @@ def fill(self, h):
     self.title.text = "%s: %s" % (t("hand_n") % self.hand_no, head)
     self.cell(52, 1, t("r_hand"), True)
     self.cell(78, 1, t("r_muamele"), True)
-    self.cell(103, 1, "=", True)
+    eq = 103 if self.compact else 98  # 64 px: a character cell apart from the total
+    self.cell(eq, 1, "=", True)
     self.cell(127, 1, t("r_total"), True)
     pens = h.penalties()
     mu_text = []
@@ -40,7 +41,7 @@ def fill(self, h):
         self.cell(0, row, seat_name(s, seat))
         self.cell(52, row, str(pens[seat] - mu), True)
         self.cell(78, row, str(mu) if h.muamele[seat] else "-", True)
-        self.cell(103, row, str(pens[seat]), True)
+        self.cell(eq, row, str(pens[seat]), True)
         self.cell(127, row, str(m.totals[seat]), True)
         if h.muamele[seat]:
             mu_text.append("%s %s" % (seat_name(s, seat),

@@ -185,46 +185,11 @@ class GameSession:
     @classmethod
     def restore(cls, header, actions, below=None):
         """The session saved as ``header`` and ``actions``; ValueError if they
-        are not a game this build can play to the same point."""
-        d = bytes(header)
-        if len(d) < _FIXED or d[0] != _MAGIC:
-            raise ValueError("not a saved pisti game")
-        if d[1] != _VERSION:
-            raise ValueError("saved game version %d is not supported" % d[1])
-        if d[2] > 3:
-            raise ValueError("saved game has unknown flags")
-        game = "yedili" if d[2] & 1 else "pisti"
-        players = d[3]
-        if players < 2 or players > 4:
-            raise ValueError("saved game has %d players" % players)
-        sides = 2 if game == "pisti" else players
-        size = _deck_len(game, players)
-        p = _FIXED + players + 2 * sides
-        if len(d) != p + size:
-            raise ValueError("saved game header is %d bytes, expected %d" % (len(d), p + size))
-        if below is None:
-            m = Match(game, players, d[4], d[5])
-        else:
-            m = Match(game, players, d[4], d[5], below=below)
-        done = d[6] << 8 | d[7]
-        levels = []
-        for i in range(_FIXED, _FIXED + players):
-            v = d[i]
-            if v != _HUMAN and v >= len(LEVELS):
-                raise ValueError("saved game names an unknown bot level")
-            levels.append(None if v == _HUMAN else LEVELS[v])
-        s = cls(m, levels, d[2] & 2, d[8] << 8 | d[9], done)
-        q = _FIXED + players
-        for i in range(sides):
-            v = d[q + 2 * i] << 8 | d[q + 2 * i + 1]
-            m.totals[i] = v - 0x10000 if v >= 0x8000 else v
-        m.dealer = (m.first_dealer + done) % players  # P-3, Y-2: the deal passes on
-        h = m.deal(d[p:])
-        for a in actions:
-            if a == UNDO:
-                if not s.undo():
-                    raise ValueError("saved game undoes a decision that was never taken")
-                h = m.hand
-            else:
-                h.apply(a)
-        return s
+        are not a game this build can play to the same point (the reader is
+        :mod:`pisti_app.session_io`, loaded for this only)."""
+        from pisti_app import session_io
+        from pisti_app.app import App
+        try:
+            return session_io.restore(cls, header, actions, below)
+        finally:
+            App.forget("pisti_app.session_io")
