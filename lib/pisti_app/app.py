@@ -45,7 +45,7 @@ from pisti_app.util import setting_int
 
 # Modules only the menus use: unloaded while a table is shown.
 _MENU_MODULES = ("pisti_app.menus", "pisti_app.menu", "pisti_app.info", "pisti_app.confirm",
-                 "pisti_app.splash")
+                 "pisti_app.wrap", "pisti_app.splash")
 # Modules only a game uses: unloaded back at the main menu.
 _GAME_MODULES = ("pisti_app.match_end", "pisti_app.results", "pisti_app.pisti_table", "pisti_app.yedili_table",
                  "pisti_app.yedili_parts", "pisti_app.table", "pisti_app.sprites",
@@ -54,7 +54,7 @@ _GAME_MODULES = ("pisti_app.match_end", "pisti_app.results", "pisti_app.pisti_ta
                  "pisti_core.pisti_obs", "pisti_core.yedili_obs", "pisti_core.yedili_text",
                  "pisti_core.pisti", "pisti_core.yedili", "pisti_core.record", "pisti_app.session",
                  "pisti_core.match", "pisti_core.cards", "pisti_app.movetimer",
-                 "pisti_app.session_io")
+                 "pisti_app.session_io", "pisti_app.wrap")
 
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting

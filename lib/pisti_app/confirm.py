@@ -28,7 +28,7 @@ class Confirm(Screen):
 
     def __init__(self, app, title, text, on_yes, keys_text, on_no=None):
         super().__init__(app)
-        from pisti_app.util import wrap
+        from pisti_app.wrap import wrap
         self.on_yes = on_yes
         self.on_no = on_no
         self.text = text

@@ -18,7 +18,8 @@ from pisti_app import gfx
 from pisti_app import keys as K
 from pisti_app.screen import Screen
 from pisti_app.strings import t
-from pisti_app.util import const, wrap
+from pisti_app.util import const
+from pisti_app.wrap import wrap
 
 _LINES = const(7)
 _C_LINES = const(3)  # 32-px layout

@@ -48,7 +48,7 @@ def fill(self, h):
                                       " ".join([card_text(c) for c in h.muamele[seat]])))
     row = s.players + 2
     if mu_text:
-        from pisti_app.util import wrap
+        from pisti_app.wrap import wrap
         for line in wrap(t("muamele") + ": " + ", ".join(mu_text)):
             if row > 7 and not self.compact:
                 break

@@ -75,29 +75,6 @@ def clamp(v, lo, hi):
     return lo if v < lo else hi if v > hi else v
 
 
-def wrap(text, cols=25):
-    """Lines of at most ``cols`` characters; '\\n' starts a new line."""
-    out = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split(" "):
-            while len(word) > cols:
-                if line:
-                    out.append(line)
-                    line = ""
-                out.append(word[:cols])
-                word = word[cols:]
-            if not line:
-                line = word
-            elif len(line) + 1 + len(word) <= cols:
-                line += " " + word
-            else:
-                out.append(line)
-                line = word
-        out.append(line)
-    return out
-
-
 def open_asset(rel):
     """``assets/<rel>`` opened for reading bytes: next to the folder that
     holds ``lib/`` (the repository on a desktop, / on the device), then the
