@@ -33,6 +33,10 @@ import struct
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+from tools.generated import write_or_check  # noqa: E402  pylint: disable=wrong-import-position
+
 FONT_DIR = os.path.join(ROOT, "assets", "fonts")
 COLS = 16
 #: sheet name: PCF file
@@ -91,19 +95,8 @@ def main(argv=None):
     for name, pcf in sorted(SOURCES.items()):
         data = sheet_bytes(os.path.join(FONT_DIR, pcf))
         path = os.path.join(args.out, name + ".fnt")
-        if args.check:
-            try:
-                with open(path, "rb") as f:
-                    same = f.read() == data
-            except OSError:
-                same = False
-            if not same:
-                print("%s is stale: run python tools/font_sheets.py" % path)
-                bad = 1
-            continue
-        with open(path, "wb") as f:
-            f.write(data)
-        print("wrote %s (%d bytes)" % (path, len(data)))
+        if not write_or_check(path, data, "tools/font_sheets.py", args.check):
+            bad = 1
     return bad
 
 

@@ -23,6 +23,10 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+from tools.generated import write_or_check  # noqa: E402  pylint: disable=wrong-import-position
+
 OUT_DIR = os.path.join(ROOT, "assets", "strings")
 LANGS = ("en", "tr")
 
@@ -64,20 +68,8 @@ def main(argv=None):
     for lang in LANGS:
         data = file_text(lang).encode("utf-8")
         path = os.path.join(OUT_DIR, lang + ".txt")
-        if args.check:
-            try:
-                with open(path, "rb") as f:
-                    same = f.read() == data
-            except OSError:
-                same = False
-            if not same:
-                print("%s is stale: run python tools/make_strings.py" % path)
-                bad = 1
-            continue
-        os.makedirs(OUT_DIR, exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
-        print("wrote %s (%d bytes)" % (path, len(data)))
+        if not write_or_check(path, data, "tools/make_strings.py", args.check):
+            bad = 1
     return bad
 
 
