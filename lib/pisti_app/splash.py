@@ -17,7 +17,7 @@ from pisti_app.screen import Screen
 from pisti_app.strings import t
 from pisti_app.util import const, ticks_add, ticks_diff
 
-_SHOW_MS = const(600)  # then the menu: power on to the main menu in under 4 s (issue 11)
+_SHOW_MS = const(400)  # then the menu: power on to the main menu in under 4 s (issue 11)
 _NOTICE_MS = const(4000)  # long enough to read a notice about the saves
 _BLINK_MS = const(500)
 _FAN = (40, 37, 6, 0, 51)  # J♣ 10♦ 2♥ A♣ K♠
@@ -47,7 +47,8 @@ class Splash(Screen):
         g.append(self.prompt)
         from pisti_app import __version__
         g.append(gfx.label("small", "v" + __version__, 127, 24 if c else 46, anchor=(1.0, 0.0)))
-        self.until = ticks_add(now, _NOTICE_MS if app.notice else _SHOW_MS)
+        self.until = None  # counted from the first tick, when the splash is first drawn
+        self.show_ms = _NOTICE_MS if app.notice else _SHOW_MS
         self.blink = ticks_add(now, _BLINK_MS)
         self.on = True
         self.prompt.text = app.notice or t("press_a")
@@ -60,6 +61,12 @@ class Splash(Screen):
         self.app.forget("pisti_app.splash")
 
     def tick(self, now):
+        if self.until is None:  # this tick draws the splash; the next loads the menus
+            self.until = ticks_add(now, self.show_ms)
+            return
+        if self.app._menus is None:  # pylint: disable=protected-access
+            self.app.menus  # pylint: disable=pointless-statement
+            return  # (compiled while the splash is on the screen)
         if ticks_diff(now, self.until) >= 0:
             self.app.main_menu()
             return
