@@ -98,7 +98,7 @@ class App(GameFlow):
         from pisti_app.startup import boot_settings
         start, target, rated, lang, timer, delay, seed = boot_settings()
         self.forget("pisti_app.startup")  # read once: bad settings fail before anything is written
-        from pisti_app.saves import Saves, default_prefs
+        from pisti_app.saves import default_prefs
         nvm = getattr(hw, "nvm", None)
         if nvm is None:  # a board without nvm: saves last until power off
             nvm = bytearray(4096)
@@ -106,7 +106,7 @@ class App(GameFlow):
             for i in range(0, 4096, 64):
                 nvm[i:i + 64] = ff
         self._nvm = nvm
-        self._saves = Saves(nvm)  # T-6: a foreign or garbled nvm gives a clean start
+        self._saves = None  # opened by the saves property (T-6: a foreign or garbled nvm gives a clean start)
         self._rankings = None
         self._erases = 0  # erases caused by saves objects closed since boot
         self.prefs = default_prefs()
