@@ -81,21 +81,28 @@ class Text(displayio.Group):
     then. Characters the font lacks show as "?"; a text longer than the
     screen is cut at its edge."""
 
+    # Defaults in the class: an instance's attribute table grows only for
+    # what differs (most texts are plain white), ~20 texts on a table.
+    _anchor = 0
+    _pad = 0
+    _box = None
+    _bg = None
+    _color = WHITE
+    _text = ""
+    _n = 0
+
     def __init__(self, font, text, x, y, anchor, color, bg, pad, scale):
         super().__init__(scale=scale)
-        f = fonts.load(font)
-        self._f = f
+        self._f = fonts.load(font)
         self._ax = x
         self._ay = y
-        self._anchor = anchor
-        self._pad = pad
-        self._space = f.index(32)
+        if anchor:
+            self._anchor = anchor
+        if pad:
+            self._pad = pad
+        if color != WHITE:
+            self._color = color
         self._grid = None
-        self._box = None
-        self._bg = None
-        self._color = color
-        self._text = ""
-        self._n = 0
         self._room(max(len(text), 1))
         if bg is not None:
             self.background_color = bg
@@ -108,13 +115,14 @@ class Text(displayio.Group):
         old = self._grid
         g = displayio.TileGrid(f.bitmap, pixel_shader=_ink_palette(self._color), width=n,
                                height=1, tile_width=f.width, tile_height=f.height,
-                               default_tile=self._space)
+                               default_tile=f.index(32))
         if old is not None:
             g.hidden = old.hidden
             self.pop()
         self.append(g)
         self._grid = g
-        self._n = 0
+        if self._n:
+            self._n = 0
         if self._box is not None:
             self._box = None
             self.pop(0)
@@ -140,8 +148,10 @@ class Text(displayio.Group):
             i = f.index(ord(ch))
             g[n] = i if i >= 0 else f.unknown
             n += 1
-        for k in range(n, self._n):
-            g[k] = self._space
+        if n < self._n:
+            space = f.index(32)
+            for k in range(n, self._n):
+                g[k] = space
         self._text = text
         if n != self._n:
             self._n = n

@@ -73,22 +73,22 @@ def fill(bm, x0, y0, x1, y1, v):
             bm[x] = v
 
 
-_ink = {}
+_ink = {}  # (code << 2 | font): x0 | y0 << 5 | width << 10 | height << 15, small ints
 
 
 def ink(font_name, ch):
     """(sheet, x0, y0, width, height, cell x, cell y) of the inked part of
     ``ch``'s glyph: x0, y0 inside its cell, the cell's corner in the sheet."""
-    key = font_name + ch
+    f = fonts.load(font_name)
+    i = f.index(ord(ch))
+    if i < 0:
+        raise ValueError("font %s has no glyph for %r" % (font_name, ch))
+    bm = f.bitmap
+    ox = (i % f.cols) * f.width
+    oy = (i // f.cols) * f.height
+    key = ord(ch) << 2 | "sml".find(font_name[0])
     r = _ink.get(key)
     if r is None:
-        f = fonts.load(font_name)
-        i = f.index(ord(ch))
-        if i < 0:
-            raise ValueError("font %s has no glyph for %r" % (font_name, ch))
-        bm = f.bitmap
-        ox = (i % f.cols) * f.width
-        oy = (i // f.cols) * f.height
         sw = bm.width
         x0 = y0 = 99
         x1 = y1 = -1
@@ -103,9 +103,9 @@ def ink(font_name, ch):
         if x1 < 0:
             x0 = y0 = 0
             x1 = y1 = -1
-        r = (bm, x0, y0, x1 - x0 + 1, y1 - y0 + 1, ox, oy)
+        r = x0 | y0 << 5 | (x1 - x0 + 1) << 10 | (y1 - y0 + 1) << 15
         _ink[key] = r
-    return r
+    return (bm, r & 31, r >> 5 & 31, r >> 10 & 31, r >> 15, ox, oy)
 
 
 def stamp(dest, font_name, ch, x, y, v=1):
@@ -146,14 +146,16 @@ def stamp_text(dest, font_name, text, x, y_top, gap=1, v=1):
 class Card:
     """One card place on screen: a face, a back, an empty slot or nothing."""
 
+    # Few attributes, defaults in the class: each is heap in every sprite.
+    what = None
+    count = None
+    selected = False
+
     def __init__(self, kind, x=0, y=0):
         w, h, _, _ = _KINDS[kind]
-        self.kind = kind  # (few attributes: each is heap in every sprite)
+        self.kind = kind
         self.bitmap = displayio.Bitmap(w, h, 3)
         self.tile = displayio.TileGrid(self.bitmap, pixel_shader=palette("card"), x=x, y=y)
-        self.what = None
-        self.count = None
-        self.selected = False
         self.show(NONE)
 
     def move(self, x, y):
@@ -171,11 +173,13 @@ class Card:
             self.tile.pixel_shader = palette("card_sel" if on else "card")
 
     def show(self, what, count=None):
-        """Show card id ``what`` or NONE / BACK / EMPTY; ``count`` on a back."""
+        """Show card id ``what`` or NONE / BACK / EMPTY; ``count`` on a back
+        (on a face: a filled bottom-right corner, the mark of a new card)."""
         if what == self.what and count == self.count:
             return False
         self.what = what
-        self.count = count
+        if count != self.count:
+            self.count = count
         self.tile.hidden = what == NONE
         if what == NONE:
             return True
@@ -200,6 +204,8 @@ class Card:
             return True
         c = what % 52
         self._face(RANK_TEXT[c >> 2], SUIT_TEXT[c & 3])
+        if count:
+            fill(bm, w - 4, h - 4, w - 1, h - 1, 1)
         return True
 
     def _count(self, text):
