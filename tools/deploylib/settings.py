@@ -1,0 +1,117 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""settings.toml: the keys a file has, adding the keys it lacks (every byte of
+the maker's file kept), switching the lines deploy wrote to another profile."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+_KEY_RE = re.compile(rb"^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=")
+_TABLE_RE = re.compile(rb"^[ \t]*\[")
+
+
+def _lines_with_offsets(data: bytes) -> Iterable[tuple[int, bytes]]:
+    offset = 0
+    for line in data.splitlines(keepends=True):
+        yield offset, line
+        offset += len(line)
+
+
+def settings_keys(data: bytes) -> set[str]:
+    """Top-level keys of a settings.toml (those before any [table] header)."""
+    keys = set()
+    for _offset, line in _lines_with_offsets(data):
+        if _TABLE_RE.match(line):
+            break
+        match = _KEY_RE.match(line)
+        if match:
+            keys.add(match.group(1).decode("ascii"))
+    return keys
+
+
+def profile_entries(profile: bytes) -> list[tuple[str, bytes]]:
+    """(key, its line without line ending) for each top-level key of a board profile."""
+    entries = []
+    for _offset, line in _lines_with_offsets(profile):
+        if _TABLE_RE.match(line):
+            break
+        match = _KEY_RE.match(line)
+        if match:
+            entries.append((match.group(1).decode("ascii"), line.rstrip(b"\r\n")))
+    return entries
+
+
+def merge_settings(existing: bytes | None, profile: bytes, profile_name: str) -> tuple[bytes, list[str]]:
+    """The new settings.toml and the keys added to it.
+
+    A missing file becomes the profile itself. An existing file keeps every
+    byte; the keys it lacks are inserted as a block (with a comment line)
+    at its end, or before its first [table] header, since CircuitPython only
+    reads top-level keys.
+    """
+    entries = profile_entries(profile)
+    if existing is None:
+        return profile, [key for key, _line in entries]
+    have = settings_keys(existing)
+    missing = [(key, line) for key, line in entries if key not in have]
+    if not missing:
+        return existing, []
+    eol = b"\r\n" if b"\r\n" in existing else b"\n"
+    insert_at = len(existing)
+    for offset, line in _lines_with_offsets(existing):
+        if _TABLE_RE.match(line):
+            insert_at = offset
+            break
+    head, tail = existing[:insert_at], existing[insert_at:]
+    comment = f"# Added by tools/deploy.py (profile {profile_name}): keys this file lacked.".encode()
+    block = eol.join([comment] + [line for _key, line in missing]) + eol
+    if head and not head.endswith((b"\n", b"\r")):
+        head += eol
+    if head:
+        block = eol + block
+    if tail:
+        block += eol
+    return head + block + tail, [key for key, _line in missing]
+
+
+def profile_value(data: bytes, key: str) -> str | None:
+    """The raw value text of a top-level key, for messages."""
+    for _offset, line in _lines_with_offsets(data):
+        if _TABLE_RE.match(line):
+            break
+        match = _KEY_RE.match(line)
+        if match and match.group(1).decode("ascii") == key:
+            value = line[match.end():].split(b"#", 1)[0].strip()
+            return value.decode("utf-8", "replace").strip('"')
+    return None
+
+
+def switch_profile(existing: bytes, old: bytes, new: bytes, new_name: str) -> tuple[bytes, list[str], list[str]]:
+    """Replace the lines deploy wrote from the old profile with the new profile's.
+
+    A line deploy wrote is exactly the old profile's line for its key; a line
+    the maker changed is kept. Returns (the new file, the keys switched, a
+    warning for each kept line whose key the two profiles set differently).
+    """
+    old_lines = dict(profile_entries(old))
+    new_lines = dict(profile_entries(new))
+    out, changed, warnings = [], [], []
+    for offset, line in _lines_with_offsets(existing):
+        if _TABLE_RE.match(line):
+            out.append(existing[offset:])
+            break
+        body = line.rstrip(b"\r\n")
+        match = _KEY_RE.match(line)
+        key = match.group(1).decode("ascii") if match else None
+        if key in old_lines and key in new_lines and old_lines[key] != new_lines[key]:
+            if body == old_lines[key]:
+                line = new_lines[key] + line[len(body):]
+                changed.append(key)
+            else:
+                warnings.append(
+                    f"settings.toml: kept your {body.decode('utf-8', 'replace').strip()} (the {new_name} "
+                    f"profile has {new_lines[key].decode()}; deploy only changes the lines it wrote itself)")
+        out.append(line)
+    return b"".join(out), changed, warnings
