@@ -10,7 +10,9 @@ described by its first dealer and, per hand, the deck order and the actions
 (T-6), so it can be saved, replayed and resumed.
 """
 
-from pisti_core.cards import decks_for, randbelow, shuffle_and_cut
+from pisti_core.cards import const, decks_for, randbelow, shuffle_and_cut
+
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 
 GAMES = ("pisti", "yedili")
 
@@ -118,6 +120,8 @@ class Match:
 
     def observe(self, seat):
         """The observation of ``seat`` in the hand in play, with the totals."""
+        if _CHECKING:
+            assert self.hand  # observed only while a hand is in play
         return self.hand.observe(seat, self.totals, self.target)
 
     def to_record(self):

@@ -24,6 +24,7 @@ except ImportError:  # CPython
         return x
 
 
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 _JACK = const(10)
 _TD = const(37)  # ten of diamonds
 _C2 = const(4)  # two of clubs
@@ -75,7 +76,10 @@ class PistiHand:
 
     def _reset(self):
         n = self.players
-        pile, down = centre(self.deck)
+        c = centre(self.deck)
+        if _CHECKING:
+            assert c  # check_deck refused the decks without a centre (four Jacks, P-5)
+        pile, down = c
         self.table = bytearray(52)  # every card put on the pile or capturing, in order
         self.table[0:4] = pile
         self.tbase = 0  # the pile is table[tbase:tn]

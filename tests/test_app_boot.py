@@ -65,14 +65,22 @@ class Device:
             time.sleep(0.01)
 
     def press(self, name, hold=40, after=60):
-        """Tap a button and let the loop run."""
+        """Tap a button and let the loop run (after the first frame: keys
+        pressed while the board boots are dropped)."""
+        self.first_frame()
         self.rig.keys.tap(name, hold)
         self.run(after)
 
     def long(self, name, ms=800):
         """A long press."""
+        self.first_frame()
         self.rig.keys.hold(name, ms)
         self.run(60)
+
+    def first_frame(self):
+        """One tick, if the loop has not run yet: the first screen is drawn."""
+        if self.app.refreshes == 0:
+            self.run(10)
 
     def status(self):
         """app.status()."""
@@ -201,10 +209,9 @@ def test_a_key_skips_the_splash_and_menus_lead_to_a_new_game(device):
     d.shot("menu")
     d.press("A")  # New game
     st = d.status()
-    assert st["screen"] == "new_game" and st["menu"] == ["game", "players", "target", "level", "mode",
+    assert st["screen"] == "new_game" and st["menu"] == ["game", "mode", "players", "target", "level",
                                                          "start"]
-    d.press("DOWN")
-    d.press("DOWN")
+    d.menu_to("target")
     d.press("RIGHT")  # target 151 -> 101
     d.press("DOWN")
     d.press("RIGHT")  # level kalfa -> usta
@@ -222,11 +229,11 @@ def test_new_game_menu_offers_the_player_counts_of_each_game(device):
     d.press("A")
     d.press("A")
     d.press("RIGHT")  # Pis Yedili
-    assert d.status()["menu"] == ["game", "players", "level", "mode", "start"]
-    d.press("DOWN")
+    assert d.status()["menu"] == ["game", "mode", "players", "level", "start"]
+    d.menu_to("players")
     d.press("RIGHT")  # 3 players
     st = d.status()
-    assert st["menu"] == ["game", "players", "seat1", "seat2", "mode", "start"]
+    assert st["menu"] == ["game", "mode", "players", "seat1", "seat2", "start"]
     d.press("RIGHT")  # 4 players
     d.press("DOWN")
     d.press("LEFT")  # Bot 1: kalfa -> acemi
@@ -248,38 +255,51 @@ def test_pisti_start_setting_goes_straight_to_the_table(device):
     assert [type(b).__name__ != "NoneType" for b in d.app.bots] == [False, True, True, True]
 
 
-@pytest.mark.parametrize("start,words", [
-    ("pisti:3:usta", "is for 2 or 4 players"),
-    ("poker:2:usta", "is not like"),
-    ("yedili:4:grandmaster", "unknown bot level"),
-    ("yedili:4:usta,kalfa", "one per bot seat"),
+@pytest.mark.parametrize("start,shown,words", [
+    ("pisti:3:usta", "Bad START=pisti:3:usta", "is for 2 or 4 players"),
+    ("poker:2:usta", "Bad START=poker:2:usta", "is not like"),
+    ("yedili:4:grandmaster", "Bad START=yedili:4:grand\u2026", "unknown bot level"),
+    ("yedili:4:usta,kalfa", "Bad START=yedili:4:usta,\u2026", "one per bot seat"),
 ])
-def test_bad_start_setting_says_what_is_wrong(tmp_path, start, words):
-    with pytest.raises(ValueError, match=words):
-        Device(tmp_path, PISTI_START=start)
-    assert shims.active_rig() is None  # the failed boot released the board
+def test_bad_start_setting_is_named_on_the_splash_and_the_menu_follows(device, capsys, start, shown,
+                                                                       words):
+    """Issue 13: a bad PISTI_START no longer stops the board: the splash names
+    it (fitted to the line), the console says why, and the menu comes."""
+    d = device(PISTI_START=start)
+    st = d.status()
+    assert st["screen"] == "splash" and st["notices"] == [shown] and st["message"] == shown
+    assert len(shown) <= 25
+    out = capsys.readouterr().out
+    assert "settings.toml: PISTI_START = %s ignored" % start in out and words in out
+    d.run(4500)
+    assert d.status()["screen"] == "menu" and d.status()["game"] is None
 
 
-def test_hardware_comes_from_settings(tmp_path):
-    with pytest.raises(ValueError, match="PISTI_I2C_SDA = 'GP99' is not a pin"):
-        Device(tmp_path, PISTI_I2C_SDA="GP99")
-    with pytest.raises(ValueError, match="PISTI_BUTTONS item 'UP=GP10' is not NAME:PIN"):
-        Device(tmp_path, PISTI_BUTTONS="UP=GP10,A:GP14")
-    d = Device(tmp_path, PISTI_DISPLAY_ROTATION=180)
-    try:
-        assert d.app.display.rotation == 180
-        assert d.app.hw.key_names == ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
-        assert d.app.hw.buzzer is not None and d.rig.oled.problems() == []
-        assert d.app.hw.i2c.frequency == 400000  # the profile's fast mode (issue 11)
-    finally:
-        d.close()
-    with pytest.raises(ValueError, match="PISTI_I2C_FREQUENCY must be 10000 to 1000000"):
-        Device(tmp_path, PISTI_I2C_FREQUENCY=5)
-    d = Device(tmp_path, PISTI_I2C_FREQUENCY=100000)
-    try:
-        assert d.app.hw.i2c.frequency == 100000
-    finally:
-        d.close()
+def test_hardware_comes_from_settings(tmp_path, capsys):
+    def boot(**extra):
+        d = Device(tmp_path, **extra)
+        try:
+            return d.status()["notices"], d.app.hw, d.app.display.rotation, d.rig.oled.problems()
+        finally:
+            d.close()
+
+    notices, hw, _, problems = boot(PISTI_I2C_SDA="GP99")  # not a pin: the default (GP4), a notice
+    assert notices == ["I2C_SDA=GP99 ignored"] and problems == []
+    assert "PISTI_I2C_SDA = GP99 ignored" in capsys.readouterr().out
+    notices, hw, _, _ = boot(PISTI_BUTTONS="UP=GP10,A:GP14")
+    assert hw.key_names == ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
+    assert notices == ["Bad BUTTONS=UP=GP10,A:GP\u2026"]
+    assert "is not NAME:PIN" in capsys.readouterr().out
+    notices, hw, rotation, problems = boot(PISTI_DISPLAY_ROTATION=180)
+    assert rotation == 180 and notices == []
+    assert hw.key_names == ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
+    assert hw.buzzer is not None and problems == []
+    assert hw.i2c.frequency == 400000  # the profile's fast mode (issue 11)
+    notices, hw, _, _ = boot(PISTI_I2C_FREQUENCY=5)
+    assert hw.i2c.frequency == 400000 and notices == ["I2C_FREQUENCY=5 ignored"]
+    assert "10000 to 1000000" in capsys.readouterr().out
+    notices, hw, _, _ = boot(PISTI_I2C_FREQUENCY=100000)
+    assert hw.i2c.frequency == 100000 and notices == []
 
 
 def test_refresh_only_when_something_changed(device):
@@ -303,12 +323,12 @@ def test_refresh_only_when_something_changed(device):
 def test_held_direction_repeats_and_long_b_is_not_a_short_b(device):
     d = device()
     d.press("A")
-    d.press("A")  # New game: game, players, target, level, mode, start
+    d.press("A")  # New game: game, mode, players, target, level, start
     d.rig.keys.press("DOWN")
     d.run(700)  # press + repeats after 400 ms, then every 120 ms
     d.rig.keys.release("DOWN")
     d.run(50)
-    assert d.status()["cursor"] == "mode"  # 1 + 3 repeats = 4 rows down
+    assert d.status()["cursor"] == "level"  # 1 + 3 repeats = 4 rows down
     d.long("B")  # a long B in a menu goes back once, like a short one
     assert d.status()["screen"] == "menu"
 
@@ -399,7 +419,7 @@ def test_three_button_board_maps_prev_next_ok_and_long_back(tmp_path):
         assert app.status()["screen"] == "new_game"
         rig.keys.tap("B")  # OK on a value row cycles it: Pişti -> Pis Yedili
         run(60)
-        assert app.status()["menu"][:2] == ["game", "players"] and "target" not in app.status()["menu"]
+        assert app.status()["menu"][:3] == ["game", "mode", "players"] and "target" not in app.status()["menu"]
         rig.keys.hold("B", 800)  # a long B goes back
         run(60)
         assert app.status()["screen"] == "menu"

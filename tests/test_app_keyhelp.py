@@ -186,7 +186,8 @@ def _shown(d, keys):
             d.press(keys["ok"], after=20)
             continue
         cards = [a for a in legal if a not in ("draw", "pass")]
-        if cards and ("drawn" in st["phase"] or rng.random() < 0.7):
+        # (Draw is offered only when legal: not beside a card to play in the opening or after an Ace, Y-3, Y-9)
+        if cards and ("drawn" in st["phase"] or rng.random() < 0.7 or legal[-1] not in ("draw", "pass")):
             i = st["your_hand"].index(rng.choice(cards))
             while d.status()["focus"] != "hand" or d.status()["cursor"] != i:
                 d.press(keys["next"], after=20)

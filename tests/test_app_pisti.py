@@ -288,7 +288,7 @@ def test_T4_exit_from_a_rated_game_asks_then_counts_as_leaving(device):
     d.menu_to("leave")
     d.press("A")
     st = d.status()  # T-4: the confirmation names the cost (first hand: a loss)
-    assert st["screen"] == "confirm" and st["title"] == "Leave the rated game?"
+    assert st["screen"] == "confirm" and st["title"] == "Leave rated game?"
     assert "First hand: it counts as a loss (-1)." in st["message"]
     d.press("A")
     st = d.status()

@@ -31,7 +31,11 @@ WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("B
          "why_named": ("\u2663", "\u2663"), "why_match": ("\u2663", "10"),
          "winner_is": ("Onlar",), "bot_n": (3,), "hand_n": (99,), "target_n": (151,),
          "r_match": (151,), "r_out": ("Bot 3",), "draw_n": (12,),
-         "rank_row": (999, 99, 99, 99, -99), "secs": (300,)}
+         "rank_row": (999, 99, 99, 99, -99), "secs": (300,),
+         "you_drew": (12,), "you_picked": ("10\u2666",), "deal_n": (6, 6), "clock": (300,),
+         "hand_cards": ("Onlar", 52, 26),
+         # (fitted to the line by pisti_app.startup.notices: tests/test_app_settings.py)
+         "bad_setting": ("PISTI_TIMER=-5",), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}
 
 
 def placeholders(text):
@@ -76,17 +80,16 @@ def test_texts_fit_where_they_are_shown(lang):
     s = TABLES[lang]
     line = ("help_menu", "help_values", "help_pisti", "help_yedili", "help_action", "waiting",
             "hand_over", "not_your_turn", "took", "drew", "passed", "picked", "muamele_pick",
-            "choose_suit", "hint_opening", "hint_pending", "hint_drawn", "hint_again",
+            "choose_suit", "hint_opening", "hint_pending", "hint_drawn", "hint_again", "hint_no_card",
             "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title",
             "leave_q", "new_q", "time_up", "keys_leave", "keys_new", "keys_ok", "practice_end",
             "nothing_to_undo", "nvm_reset", "nvm_recovered", "rank_head", "rank_row", "press_a",
-            "ok_menu")
+            "ok_menu", "you_drew", "you_passed", "you_picked", "this_hand", "hand_cards")
     for key in line:  # the message line and title bars: 25 small characters
         assert len(filled(s, key)) <= 25, (key, filled(s, key))
     for key in ("pisti_bang", "jack_pisti", "you_out"):  # a double-size toast line
         assert len(s[key]) <= 10, key
-    for key in ("why_opening", "why_pending", "why_named", "why_match", "why_no_draw_open",
-                "why_no_draw_again"):  # toast: up to three lines of 25
+    for key in ("why_opening", "why_pending", "why_named", "why_match"):  # toast: up to three lines of 25
         lines = filled(s, key).split("\n")
         assert len(lines) <= 3 and max(len(x) for x in lines) <= 25, key
     rows = (("game", "yedili"), ("players", "start"), ("target", "start"), ("bot_level", "lv_kalfa"),
@@ -101,8 +104,25 @@ def test_texts_fit_where_they_are_shown(lang):
         assert len(s[key]) <= 21, key
     for key in ("you_won", "winner_is", "shared_win", "match_over"):
         assert len(filled(s, key)) <= 21, key
-    hand_end_title = (s["hand_n"] % 99) + ": " + (s["r_out"] % "Bot 3") + " \u00d73" + " " + s["ok_next"]
-    assert len(hand_end_title) <= 25, hand_end_title
+    # Pis Yedili effects said after the card, on the message line (Y-8, Y-9, Y-10)
+    for key, card in (("eff_ace", "A\u2660"), ("eff_ten", "10\u2666"), ("eff_twin", "Q\u2666")):
+        said = "Bot 3: %s %s" % (card, s[key])
+        assert len(said) <= 25, said
+    # The Pis Yedili hand end's title bar (pisti_app.results_yedili): "Hand N: outcome"
+    # when it ends a cell left of the prompt (19 cells at 32 px with the scroll
+    # arrows, 21 at 64 px), else the outcome alone, which always fits.
+    for head in (s["r_out"] % "Bot 3" + " \u00d73", s["r_you_out"] + " \u00d73", s["r_stock"]):
+        assert len(head) <= 19 and len(s["ok_next"]) == 3, head
+    assert len(s["hand_n"] % 9 + ": " + s["r_stock"]) <= 21  # Y-13 with its hand number at 64 px
+    mine = (s["hand_n"] % 9) + ": " + s["r_you_out"] + " \u00d73" + " " + s["ok_next"]
+    assert len(mine) <= 25, mine  # the person went out (Y-12)
+    # The game menu's title bar: the totals of four seats, and the move timer
+    # (T-3, right-aligned at x 114) with its unit.
+    menu_title = s["game_menu"] + "  " + "-".join(["99"] * 4)
+    assert 5 * len(menu_title) <= 114 - 5 * len(s["clock"] % 99) - 4, menu_title
+    # The Pişti table's deal (P-10) under the stock, centred at x 99: clear
+    # of the pile card (x 50-71) and of the screen's edge.
+    assert 99 - 5 * len(s["deal_n"] % (6, 6)) / 2 >= 71 and 99 + 5 * len(s["deal_n"] % (6, 6)) / 2 <= 128
 
 
 _PCF = {"small": "small-5x8.pcf", "medium": "medium-6x10.pcf"}
@@ -191,8 +211,10 @@ def test_leaving_confirmations_fit_their_screen(lang):
         for cost in [k for k in s if k.startswith("cost_")]:
             lines = wrap(s[head] + "\n" + s[cost])
             assert len(lines) <= 5 and max(len(x) for x in lines) <= 25, (head, cost, lines)
-    for key in ("leave_q", "new_q", "time_up"):
-        assert len(s[key]) <= 22, key  # room for the timer on the right of the bar
+    for key in ("new_q", "time_up"):
+        assert len(s[key]) <= 22, key  # the timer is not running behind them
+    # T-3: room for the running timer, the widest with its unit, on the right of the bar
+    assert len(s["leave_q"]) + 1 + len(s["clock"] % 300) <= 25, s["leave_q"]
 
 
 # -- the texts on flash (assets/strings, tools/make_strings.py) ---------------------------

@@ -175,7 +175,7 @@ def test_muamele_pick_row_after_a_bot_goes_out(device):
         d.press("A", after=20)
         picked += 1
         after = d.status()
-        assert after["message"].startswith("You picks ") or after["message"].startswith("You: ")
+        assert after["message"].startswith("You pick ") or after["message"].startswith("You: ")
     assert picked >= 3 * sevens
     st = d.wait(lambda s: s["screen"] == "hand_end", limit_ms=30000)
     assert len(h.muamele[0]) == picked

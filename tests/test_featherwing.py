@@ -1,8 +1,9 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
 """The 128x32 layouts (Adafruit FeatherWing OLED, three buttons A B C):
-golden screenshots of every screen (tests/golden/fw_*.png; regenerate after
-a deliberate change with ``PISTI_UPDATE_GOLDEN=1`` and look at them), no
+golden screenshots of the ends of whole matches (tests/golden/fw_*_end*.png;
+regenerate after a deliberate change with ``PISTI_UPDATE_GOLDEN=1`` and look
+at them; every other screen is a scene of tools/gallery.py), no
 label past the 128x32 screen in either language, whole matches of both
 games played with the three buttons only, and the outside-bot hook
 ``App.seat_bot``."""
@@ -17,7 +18,7 @@ from PIL import Image
 
 import tools.shims as shims
 from test_app_boot import LIB, ROOT, Device, labels_out_of_bounds, settings_file  # noqa: F401
-from test_sim import GOLDEN, run_sim, status_of
+from test_sim import GOLDEN
 
 WING = os.path.join(ROOT, "tools", "boards", "featherwing.toml")
 SHOTS = "/tmp/pisti_shots"
@@ -45,6 +46,7 @@ class Wing(Device):
 
     def long(self, name="B", ms=800):
         """A long press (long B is BACK on three buttons)."""
+        self.first_frame()
         self.rig.keys.hold(name, ms)
         self.run(60)
 
@@ -153,41 +155,8 @@ def check_golden(name, shot):
                     "meant, regenerate with PISTI_UPDATE_GOLDEN=1" % (name, golden, diff, shot))
 
 
-# -- golden screenshots (tools/sim.py, the featherwing profile) ------------------------------
-
-FW = ["--profile", "featherwing"]
-GOLDENS = {
-    "fw_splash": ["--seed", "1", "--wait", "300"],
-    "fw_main_menu": ["--seed", "1", "--keys", "B"],
-    "fw_new_game": ["--seed", "1", "--keys", "B,B,C*3"],
-    "fw_settings": ["--seed", "1", "--keys", "B,C,C,B"],
-    "fw_settings_tr": ["--seed", "1", "--keys", "B,C,C,B,B"],
-    "fw_rankings": ["--seed", "1", "--keys", "B,C,B"],
-    "fw_rules": ["--seed", "1", "--keys", "B,C*3,B,B,C"],
-    "fw_about": ["--seed", "1", "--keys", "B,C*4,B"],
-    "fw_pisti2": ["--start", "pisti:2:usta", "--seed", "7", "--keys", "C"],
-    "fw_pisti4": ["--start", "pisti:4:usta", "--seed", "7"],
-    "fw_yedili3": ["--start", "yedili:3:kalfa", "--seed", "7", "--keys", "C"],
-    "fw_yedili4_scrolled": ["--start", "yedili:4:kalfa", "--seed", "7", "--keys", "C*5"],
-    "fw_yedili_draw": ["--start", "yedili:2:usta", "--seed", "7", "--keys", "A"],
-    "fw_yedili_why_not": ["--start", "yedili:2:usta", "--seed", "7", "--keys", "C,B"],
-    "fw_timer": ["--start", "yedili:2:usta", "--rated", "--seed", "7"],
-    "fw_pause": ["--start", "pisti:2:usta", "--seed", "7", "--keys", "B:800"],
-    "fw_leave_rated": ["--start", "pisti:2:usta", "--rated", "--seed", "7", "--keys", "B:800,C*4,B"],
-    "fw_leave_rated_scrolled": ["--start", "pisti:2:usta", "--rated", "--seed", "7",
-                                "--keys", "B:800,C*4,B,C,C"],
-}
-
-
-@pytest.mark.parametrize("name", sorted(GOLDENS))
-def test_golden_screenshots_128x32(tmp_path, name):
-    shot = tmp_path / (name + ".png")
-    code, out, err = run_sim("--headless", "--status", "--shot", str(shot), *FW, *GOLDENS[name])
-    assert code == 0, err
-    st = status_of(out)
-    assert st["screen"] in ("splash", "menu", "new_game", "settings", "rankings", "rules", "about",
-                            "table", "pause", "confirm"), st["screen"]
-    check_golden(name, shot)
+# -- golden screenshots of the 128x32 screens from tools/sim.py: the fw_* scenes of
+# tools/gallery.py, checked by tests/test_gallery.py ----------------------------------------
 
 
 # -- every screen inside 128x32, in both languages ------------------------------------------

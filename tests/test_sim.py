@@ -2,10 +2,8 @@
 # SPDX-License-Identifier: MIT
 """The desktop simulator (tools/sim.py): headless runs of the real firmware,
 key scripts, PNG / GIF / status output, outside bots, the window and terminal
-front ends, and golden screenshots.
-
-Golden screenshots live in tests/golden/; regenerate them after a deliberate
-change to the screens with ``PISTI_UPDATE_GOLDEN=1`` (then look at them).
+front ends. The golden screenshots are tests/test_gallery.py's (every scene
+in tools/gallery.py; ``python tools/gallery.py`` makes them again).
 """
 
 import io
@@ -424,34 +422,7 @@ def test_play_sh_runs_the_simulator(tmp_path):
     assert proc.returncode == 2 and "unknown key 'NOPE'" in proc.stderr
 
 
-# -- golden screenshots -----------------------------------------------------------------------
-
-GOLDENS = {
-    "splash": ["--seed", "1", "--wait", "300"],
-    "main_menu": ["--seed", "1", "--keys", "A"],
-    "new_game_menu": ["--seed", "1", "--keys", "A,A"],
-    "pisti_table": ["--start", "pisti:2:usta", "--seed", "7", "--keys", "RIGHT,A"],
-    "yedili_table": ["--start", "yedili:4:kalfa", "--seed", "7", "--keys", "RIGHT"],
-}
-
-
-@pytest.mark.parametrize("name", sorted(GOLDENS))
-def test_golden_screenshots(tmp_path, name):
-    shot = tmp_path / (name + ".png")
-    code, _, err = run_sim("--headless", "--shot", str(shot), *GOLDENS[name])
-    assert code == 0, err
-    golden = os.path.join(GOLDEN, name + ".png")
-    if os.environ.get("PISTI_UPDATE_GOLDEN") == "1":
-        os.makedirs(GOLDEN, exist_ok=True)
-        shutil.copyfile(shot, golden)
-    if not os.path.exists(golden):
-        pytest.fail("no golden %s: run with PISTI_UPDATE_GOLDEN=1 to make it" % golden)
-    got, want = Image.open(shot).convert("L"), Image.open(golden).convert("L")
-    assert got.size == want.size
-    if got.tobytes() != want.tobytes():
-        diff = sum(1 for a, b in zip(got.tobytes(), want.tobytes()) if a != b) // 16
-        pytest.fail("%s differs from %s in %d OLED pixels (new picture: %s); if the change is "
-                    "meant, regenerate with PISTI_UPDATE_GOLDEN=1" % (name, golden, diff, shot))
+# -- golden screenshots: tests/test_gallery.py (the scenes are in tools/gallery.py) --------
 
 
 def test_T1_T4_rated_game_saved_to_nvm_resumes_after_a_restart(tmp_path):

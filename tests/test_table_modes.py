@@ -133,14 +133,14 @@ def test_T1_new_game_menu_chooses_rated_or_practice(device):
     d.press("A")
     d.press("A")  # New game
     d.menu_to("mode")
-    assert d.app.screen.item("mode").value == "Rated"  # the default
+    assert d.app.screen.item("mode").value == "Practice"  # the default (issue 13)
     d.press("RIGHT")
-    assert d.app.screen.item("mode").value == "Practice"
+    assert d.app.screen.item("mode").value == "Rated"
     d.menu_to("start")
     d.press("A")
     st = d.status()
-    assert st["screen"] == "table" and st["rated"] is False and st["timer"] is None
-    assert d.app.saves.read_prefs(dict(d.app.prefs)) and not d.app.prefs["rated"]  # kept
+    assert st["screen"] == "table" and st["rated"] is True and st["timer"] == 60
+    assert d.app.saves.read_prefs(dict(d.app.prefs)) and d.app.prefs["rated"]  # kept
 
 
 def test_T1_practice_is_never_recorded_and_has_no_timer(device):
@@ -238,14 +238,21 @@ def test_T1_no_undo_in_rated_games_even_when_switched_on(device):
 
 
 def test_T1_T3_start_settings_rated_and_timer(tmp_path):
-    with pytest.raises(ValueError, match="PISTI_RATED must be 0"):
-        Device(tmp_path, PISTI_START="pisti:2:usta", PISTI_RATED=2)
-    with pytest.raises(ValueError, match="PISTI_TIMER must be 30 to 300"):
-        Device(tmp_path, PISTI_TIMER=20)
+    # Bad values (issue 13): the defaults (practice, 60 s, the target of P-2), named on the splash.
     nvm = FlashNvm()
-    with pytest.raises(ValueError, match="PISTI_TARGET must be 101 or 151"):
-        Device(tmp_path, nvm=nvm, PISTI_START="pisti:2:usta", PISTI_TARGET=120)
-    assert nvm.writes == 0  # bad settings change nothing
+    d = Device(tmp_path, nvm=nvm, PISTI_START="pisti:2:usta", PISTI_RATED=2, PISTI_TIMER=20,
+               PISTI_TARGET=120)
+    try:
+        st = d.status()
+        assert st["screen"] == "splash" and st["notices"] == [
+            "PISTI_TARGET=120 ignored", "PISTI_RATED=2 ignored", "PISTI_TIMER=20 ignored"]
+        assert nvm.writes == 0  # bad settings change nothing while they are shown
+        d.run(13000)  # each notice for 4 s, then the PISTI_START game
+        st = d.status()
+        assert st["screen"] == "table" and st["rated"] is False and d.app.prefs["timer"] == 60
+        assert st["target"] == 151
+    finally:
+        d.close()
     d = Device(tmp_path, PISTI_START="yedili:3:acemi", PISTI_RATED=1, PISTI_TIMER=300)
     try:
         assert d.status()["rated"] and d.app.prefs["timer"] == 300
@@ -287,8 +294,8 @@ def test_T3_countdown_in_the_top_bar_blinks_and_beeps_in_the_last_ten_seconds(de
     assert st["timer"] == 45
     fast_forward(d, 5000)
     d.run(20)
-    assert d.status()["timer"] == 40 and d.app.screen.clock.text == "40"
-    assert region_matches_text(d.rig.oled, "40", 54 - 10, 0, "small")  # on the panel, left of the badge
+    assert d.status()["timer"] == 40 and d.app.screen.clock.text == "40s"  # with its unit (issue 13)
+    assert region_matches_text(d.rig.oled, "40s", 54 - 15, 0, "small")  # on the panel, left of the badge
     d.rig.buzzer.clear()
     fast_forward(d, 25000)  # 15 s left: no warning yet
     assert not d.app.timer.warn and TICK not in d.rig.buzzer.frequencies
@@ -301,7 +308,7 @@ def test_T3_countdown_in_the_top_bar_blinks_and_beeps_in_the_last_ten_seconds(de
         assert d.app.screen.clock.background_color == (0xFFFFFF if d.app.timer.blink else None)
     assert seen == {True, False}  # it blinks
     d.long("B")  # the pause menu does not stop it, and shows it too
-    assert d.status()["screen"] == "pause" and d.app.screen.clock.text == str(d.status()["timer"])
+    assert d.status()["screen"] == "pause" and d.app.screen.clock.text == "%ds" % d.status()["timer"]
     d.press("A")
     fast_forward(d, 8000)
     beeps = [t for t in d.rig.buzzer.tones if t.frequency == TICK]
@@ -372,7 +379,7 @@ def test_T4_leaving_costs_what_the_confirmation_says(device, door, branch, game,
         assert d.app.screen.item("leave").text == "Leave the table"
         d.press("A")
         st = d.status()
-        assert st["screen"] == "confirm" and st["title"] == "Leave the rated game?" and words in st["message"]
+        assert st["screen"] == "confirm" and st["title"] == "Leave rated game?" and words in st["message"]
         assert labels_out_of_bounds(d.app.display.root_group) == []
         d.press("B")  # stay: nothing happened
         assert d.status()["screen"] == "pause" and d.status()["rankings"] == {}

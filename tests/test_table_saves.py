@@ -84,11 +84,11 @@ def test_T6_settings_and_new_game_choices_survive_a_restart(device):
     d.menu_to("players")
     d.press("RIGHT")  # 3
     d.menu_to("mode")
-    d.press("RIGHT")  # practice
+    d.press("RIGHT")  # rated (from the new console's practice, T-1)
     d.press("B")
     prefs = dict(d.app.prefs)
     assert (prefs["lang"], prefs["sound"], prefs["speed"], prefs["timer"], prefs["undo"], prefs["game"],
-            prefs["players"], prefs["rated"]) == ("tr", False, 2, 90, True, "yedili", 3, False)
+            prefs["players"], prefs["rated"]) == ("tr", False, 2, 90, True, "yedili", 3, True)
     d.close()
     d = device(nvm=nvm.restart())
     assert d.app.prefs == prefs and d.status()["lang"] == "tr" and not d.status()["sound"]
@@ -96,7 +96,7 @@ def test_T6_settings_and_new_game_choices_survive_a_restart(device):
     d.press("A")
     d.menu_to("new_game")
     d.press("A")
-    assert d.status()["menu"] == ["game", "players", "seat1", "seat2", "mode", "start"]
+    assert d.status()["menu"] == ["game", "mode", "players", "seat1", "seat2", "start"]
 
 
 # -- garbage, foreign layouts ----------------------------------------------------------------
@@ -116,6 +116,8 @@ def test_T6_garbage_or_a_foreign_layout_gives_a_clean_start_with_a_notice(device
     d.press("A")
     assert d.status()["menu"][0] == "new_game"  # no Continue from garbage
     d.press("A")
+    d.menu_to("mode")
+    d.press("RIGHT")  # rated (a new console's default is practice, T-1)
     d.menu_to("start")
     d.press("A")  # a game starts and is saved over the garbage (one erase)
     st = d.status()

@@ -10,7 +10,8 @@ of 6x12, ``large`` (card ranks and suits) from 9x15B with the suits of
 9x15.  A sibling of the same width is used (``borrow``) where the source
 lacks a glyph or its glyph reads worse at that size (5x8's and 6x10's
 clubs); the small font's check and cross marks, which neither 5x7 nor 5x8
-has, are drawn in this file (``drawn``).
+has, and its 'r' (5x8's leaves a gap before 'l': "Ayar lar") are drawn in
+this file (``drawn``).
 
 The committed ``assets/fonts/*.pcf`` are what the device and the tests
 use; this tool only regenerates them.  It needs, on Debian/Ubuntu::
@@ -58,6 +59,13 @@ SAMPLE_LARGE = "A 10♦ 2♣ J♥ Q♠ K"
 # Rows of the small font's drawn glyphs, top row first, over the whole
 # 5x8 cell (ascent 7, descent 1): '#' is ink.
 _DRAWN_SMALL = {
+    # 5x8's own 'r' has its stem in the cell's first column and nothing
+    # under its arm: next to the centred 'l' and 'i' it leaves a hole
+    # ("Ayar lar"). This one stands in the second column, like 'l' and 'i'.
+    "r": (".....", ".....", ".....", ".#.#.", ".##..", ".#...", ".#...", "....."),
+    # 5x8's own '.' is a 3x3 cross under the baseline: at the end of a
+    # word it reads as '+' ("game+"). This one is the 2x2 dot of its ':'.
+    ".": (".....", ".....", ".....", ".....", ".....", ".##..", ".##..", "....."),
     "✓": (".....", ".....", "....#", "...#.", "#.#..", ".#...", ".....", "....."),
     "✗": (".....", "#...#", ".#.#.", "..#..", ".#.#.", "#...#", ".....", "....."),
 }

@@ -28,7 +28,9 @@ shuffles; otherwise deals come from ``os.urandom``, T-6); ``PISTI_DELAY``
 (ms a play stays on screen, overriding the speed setting); ``PISTI_MEMLOG``
 (1, or 2 to list the modules loaded too: after ``gc.collect()`` at every screen change the serial console gets
 ``mem <screen> free=<bytes> ms=<ticks>``, and ``bot <seat> <level> <ms>``
-for every bot decision; off by default, and then it costs nothing).
+for every bot decision; off by default, and then it costs nothing). A value
+the firmware does not take never stops it: its default, and the splash names
+it (:mod:`pisti_app.startup`; with PISTI_START the splash comes first then).
 """
 
 import gc
@@ -41,7 +43,12 @@ from pisti_app import strings
 from pisti_app.games import GameFlow, seeded_below
 from pisti_app.keys import Input
 from pisti_app.sound import Sound
-from pisti_app.util import setting_int
+from pisti_app.util import const, ticks_diff
+
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
+if _CHECKING:  # (names the board has interned already: an import here costs nothing)
+    import pisti_app.games
+    import pisti_app.session
 
 # Modules only the menus use: unloaded while a table is shown.
 _MENU_MODULES = ("pisti_app.menus", "pisti_app.menu", "pisti_app.info", "pisti_app.confirm",
@@ -65,8 +72,11 @@ class Hardware:
     copied: the module that built them can then be unloaded)."""
 
     def __init__(self, hw):
-        for k in ("display", "width", "height", "keys", "key_names", "nvm", "buzzer", "i2c"):
+        for k in ("display", "width", "height", "keys", "key_names", "nvm", "buzzer", "i2c", "bad"):
             setattr(self, k, getattr(hw, k, None))
+
+    if _CHECKING:  # the attributes copied above, for the checker (of any type)
+        display = width = height = keys = key_names = nvm = buzzer = i2c = bad = getattr(object, "")
 
 
 class App(GameFlow):
@@ -82,22 +92,23 @@ class App(GameFlow):
         self.input = Input(hw.keys, hw.key_names)
         strings.set_buttons(self.input.three)  # key help for this board's buttons
         self.sound = Sound(hw.buzzer)
-        self.bots = [None, None, None, None]
+        self.bots = [None, None, None, None]  # type: list
         self.outside_bots = {}  # seat -> bot or factory: see seat_bot()
-        self.session = None
-        self.kept = None  # a game left to Continue (games.Kept), saved in nvm
+        self.session = None  # type: pisti_app.session.GameSession | None
+        self.kept = None  # type: pisti_app.games.Kept | None  # a game left to Continue (games.Kept), saved in nvm
         self.refreshes = 0
         self.dirty = True
         import displayio
         self._blank = displayio.Group()  # shown while one screen is replaced by another
         self.stack = []
         self._codes = []
-        self.memlog = setting_int("PISTI_MEMLOG", 0)  # 2: also the modules loaded
         self._changed = False  # a screen change to collect (and log) at the next tick
         self._next = None  # (function, args) to run at the end of this tick: later()
-        from pisti_app.startup import boot_settings
-        start, target, rated, lang, timer, delay, seed = boot_settings()
-        self.forget("pisti_app.startup")  # read once: bad settings fail before anything is written
+        self.mute_until = None  # ticks until which keys are dropped (see pisti_app.splash)
+        from pisti_app.startup import Reader, boot_settings, notices
+        rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice (issue 13)
+        start, target, rated, lang, timer, delay, seed, memlog = boot_settings(rd)
+        self.memlog = memlog  # 2: also the modules loaded
         from pisti_app.saves import default_prefs
         nvm = getattr(hw, "nvm", None)
         if nvm is None:  # a board without nvm: saves last until power off
@@ -132,19 +143,25 @@ class App(GameFlow):
         self.kept = kept
         st = self.nvm_state = self.saves.state  # as boot found the nvm
         self.nvm_notice = self.saves.notice
-        self.notice = "" if st == "ok" else strings.t("nvm_" + st)
+        # The notices of this boot, one line each: the saves, then the settings ignored.
+        self.notices = [] if st == "ok" else [strings.t("nvm_" + st)]
+        self.notices += notices(rd.bad, strings.t("bad_setting"), strings.t("bad_setting_short"))
+        bad = rd.bad
+        rd = None
+        self.forget("pisti_app.startup")  # read once
         self._menus = None
         self._timer = None  # the move timer, loaded while a rated game is on (T-3)
-        if start is not None:
+        if start is not None and not bad:
             if self.kept is not None:
                 self.continue_game()  # T-4: losing power is not leaving
             else:
                 self.start_game(start[0], start[1], start[2], target, rated)
-            if self.notice:
-                self.screen.say(self.notice, 3000)
-        else:
+            if self.notices:
+                self.screen.say(self.notices[0], 3000)
+        else:  # (with PISTI_START, the splash only to name the settings ignored)
             from pisti_app.splash import Splash
-            self.show(Splash(self, self.now))
+            go = None if start is None else (start[0], start[1], start[2], target, rated)
+            self.show(Splash(self, self.now, go))
         self._tick_timer()
 
     # -- the loop ----------------------------------------------------------------
@@ -159,6 +176,11 @@ class App(GameFlow):
                 self.log_mem()
         now = supervisor.ticks_ms()
         self.now = now
+        if self.mute_until is not None:  # keys just after the splash moved on by itself
+            if ticks_diff(now, self.mute_until) < 0:
+                self.input.reset()
+            else:
+                self.mute_until = None
         codes = self._codes
         self.input.poll(now, codes)
         for code in codes:

@@ -16,6 +16,7 @@ from pisti_app import keys as K
 from pisti_app.screen import Screen
 from pisti_app.util import const
 
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 _LINES = const(5)
 _C_LINES = const(2)  # 32-px layout
 
@@ -71,6 +72,8 @@ class Confirm(Screen):
             text = lines[k] if k < len(lines) else ""
             if self.rows[i].text != text:
                 self.rows[i].text = text
+        if _CHECKING:
+            assert self.more  # made for the 32-px layout, the only one that scrolls
         self.more.text = ("\u25b2" if self.top > 0 else "") + ("\u25bc" if self.top + n < len(lines) else "")
         self.app.dirty = True
 
@@ -80,6 +83,8 @@ class Confirm(Screen):
         elif code == K.OK or (self.on_no is None and code in (K.BACK, K.MENU)):
             self.on_yes()
         elif code in (K.BACK, K.MENU):
+            if _CHECKING:
+                assert self.on_no  # without one, the branch above took BACK and MENU
             self.on_no()
 
     def status(self, st):

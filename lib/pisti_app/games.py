@@ -23,6 +23,12 @@ import gc
 import random
 
 from pisti_app import strings
+from pisti_app.util import const
+
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
+if _CHECKING:  # GameFlow's methods are the App's (its mixin); names the board has interned already
+    import pisti_app.app
+    import pisti_app.session
 
 
 def seeded_below(n):
@@ -49,9 +55,11 @@ class GameFlow:
     """Game methods of the App (needs its session, saves, rankings, bots,
     screens and prefs)."""
 
-    def _make_bots(self):
+    def _make_bots(self):  # type: (pisti_app.app.App) -> None
         from pisti_core.bots import make_bot
         s = self.session
+        if _CHECKING:
+            assert s
         self.bots = [None, None, None, None]
         for seat in range(s.players):
             lv = s.levels[seat]
@@ -61,7 +69,7 @@ class GameFlow:
         for seat in seats:
             self._seat_outside(seat)
 
-    def seat_bot(self, seat, bot):
+    def seat_bot(self, seat, bot):  # type: (pisti_app.app.App, int, object) -> None
         """The outside-bot hook: ``bot`` plays ``seat`` (0 is the person's)
         in this game, if one is on, and in every game started or continued
         later; ``None`` gives the seat back. ``bot`` is anything with
@@ -75,8 +83,10 @@ class GameFlow:
         if self.session is not None:
             self._seat_outside(seat)
 
-    def _seat_outside(self, seat):
+    def _seat_outside(self, seat):  # type: (pisti_app.app.App, int) -> None
         s = self.session
+        if _CHECKING:
+            assert s
         if seat >= s.players:
             return
         bot = self.outside_bots[seat]
@@ -85,14 +95,16 @@ class GameFlow:
         if bot is not None:
             self.bots[seat] = bot
 
-    def _table(self):
+    def _table(self):  # type: (pisti_app.app.App) -> object
+        if _CHECKING:
+            assert self.session
         if self.session.game == "pisti":
             from pisti_app.pisti_table import PistiTable
             return PistiTable(self)
         from pisti_app.yedili_table import YediliTable
         return YediliTable(self)
 
-    def start_game(self, game, players, levels, target=None, rated=False):
+    def start_game(self, game, players, levels, target=None, rated=False):  # type: (pisti_app.app.App, object, object, object, object, bool) -> None
         """A new match: the person at seat 0, bots at ``levels[1:]``. A rated
         game kept to Continue is left (T-4; the menus asked first)."""
         self.release()  # the menus go before the game comes
@@ -110,7 +122,7 @@ class GameFlow:
             self.drop_rankings()  # read again at the match's end
         self.play_session(GameSession.new(game, players, levels, target, self.below, rated, number))
 
-    def play_session(self, session, saved=False):
+    def play_session(self, session, saved=False):  # type: (pisti_app.app.App, pisti_app.session.GameSession, bool) -> None
         """Sit down at ``session`` (a GameSession with a hand in play); unless
         it is ``saved`` already, its hand is saved first (T-6: the deal
         before it is shown)."""
@@ -122,30 +134,34 @@ class GameFlow:
         self._make_bots()
         self.show(self._table())
 
-    def leave_cost(self, s=None):
+    def leave_cost(self, s=None):  # type: (pisti_app.app.App, Kept | pisti_app.session.GameSession | None) -> tuple
         """T-4: (outcome, words) of leaving the rated game ``s`` now."""
         from pisti_core.table import leave_branch, leave_outcome
         s = s or self.session
+        if _CHECKING:
+            assert s
         args = (s.game, s.players, s.totals, s.hands_done, 0)
         out = leave_outcome(*args), strings.t("cost_" + leave_branch(*args))
         if self._rankings is None:
             self.forget("pisti_core.table")  # loaded for this only
         return out
 
-    def _leave(self, s):
+    def _leave(self, s):  # type: (pisti_app.app.App, Kept | pisti_app.session.GameSession) -> None
         """Record leaving the rated game ``s`` (T-4) and drop it from the saves."""
         self._rank(s, self.leave_cost(s)[0])
         self.saves.end()
 
-    def _close_table(self):
+    def _close_table(self):  # type: (pisti_app.app.App) -> None
         top = self.stack[0] if self.stack else None
         if top is not None and top.name == "table":
             top.flush()  # bot moves saved but not yet shown belong to the hand
 
-    def leave_game(self):
+    def leave_game(self):  # type: (pisti_app.app.App) -> None
         """Exit from the pause menu: a practice game stays to Continue; a
         rated one is left (T-4) once the person confirms the cost."""
         s = self.session
+        if _CHECKING:
+            assert s
         if s.rated:
             t = strings.t
             self.ask(t("leave_q"), t("exit_leaves") + "\n" + self.leave_cost()[1],
@@ -157,15 +173,17 @@ class GameFlow:
         self.bots = [None, None, None, None]
         self.main_menu()
 
-    def leave_rated(self):
+    def leave_rated(self):  # type: (pisti_app.app.App) -> None
         """Leave the rated game in play now: ranked per T-4, then the menu."""
         self._close_table()
+        if _CHECKING:
+            assert self.session
         self._leave(self.session)
         self.session = None
         self.bots = [None, None, None, None]
         self.main_menu()
 
-    def time_out(self):
+    def time_out(self):  # type: (pisti_app.app.App) -> None
         """T-3: the move timer ran out, which is leaving (T-4)."""
         t = strings.t
         cost = self.leave_cost()[1]
@@ -173,7 +191,7 @@ class GameFlow:
         self.sound.play("lose", self.now)
         self.ask(t("time_up"), t("time_left") + "\n" + cost, self.main_menu, t("keys_ok"))
 
-    def continue_game(self):
+    def continue_game(self):  # type: (pisti_app.app.App) -> None
         """Back to the game kept (left in practice, or cut off by power loss)."""
         self.kept = None
         self.release()
@@ -184,7 +202,7 @@ class GameFlow:
             return
         self.play_session(s, True)
 
-    def undo(self):
+    def undo(self):  # type: (pisti_app.app.App) -> bool
         """Practice with undo on (T-1): back to the person's previous
         decision, replaying the hand's record; False if there is none."""
         from pisti_app.session import UNDO, undo_point
@@ -200,10 +218,12 @@ class GameFlow:
         self.show(self._table())
         return True
 
-    def hand_over(self):
+    def hand_over(self):  # type: (pisti_app.app.App) -> None
         """The hand in play ended: score it, save the next deal (before it is
         shown) or the match's result, show the breakdown."""
         s = self.session
+        if _CHECKING:
+            assert s
         s.end_hand()
         if s.over:
             if s.rated:
@@ -215,18 +235,20 @@ class GameFlow:
             self.saves.start(s)
         self.later(self._hand_end)
 
-    def _hand_end(self):
+    def _hand_end(self):  # type: (pisti_app.app.App) -> None
         self.release()  # the table goes before the breakdown comes
         from pisti_app.results import HandEnd
         self.show(HandEnd(self))
 
-    def next_hand(self):
+    def next_hand(self):  # type: (pisti_app.app.App) -> None
         """From the breakdown: the next hand's table, or the match end (built
         once the breakdown is gone: :meth:`later`)."""
         self.later(self._next_hand)
 
-    def _next_hand(self):
+    def _next_hand(self):  # type: (pisti_app.app.App) -> None
         s = self.session
+        if _CHECKING:
+            assert s
         self.release()
         if s.over:
             from pisti_app.match_end import MatchEnd
@@ -235,16 +257,16 @@ class GameFlow:
             self.forget("pisti_app.results")
             self.show(self._table())
 
-    def end_match(self):
+    def end_match(self):  # type: (pisti_app.app.App) -> None
         """From the match end back to the main menu (once the screen is gone)."""
         self.later(self._end_match)
 
-    def _end_match(self):
+    def _end_match(self):  # type: (pisti_app.app.App) -> None
         self.session = None
         self.bots = [None, None, None, None]
         self.main_menu()
 
-    def _rank(self, s, outcome):
+    def _rank(self, s, outcome):  # type: (pisti_app.app.App, Kept | pisti_app.session.GameSession, object) -> None
         """Record a rated result (T-1) under the game, players and bot level;
         a match against mixed levels counts under its strongest bot. The
         ranking's stamp becomes the game's number (recorded once only)."""

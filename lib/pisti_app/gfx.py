@@ -16,6 +16,7 @@ import displayio
 import fonts
 from pisti_app.util import const
 
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 WHITE = const(0xFFFFFF)
 BLACK = const(0x000000)
 
@@ -102,7 +103,6 @@ class Text(displayio.Group):
             self._pad = pad
         if color != WHITE:
             self._color = color
-        self._grid = None
         self._room(max(len(text), 1))
         if bg is not None:
             self.background_color = bg
@@ -112,7 +112,7 @@ class Text(displayio.Group):
         # A grid of n cells (as tight as the longest text yet: a refresh
         # repaints the grid's whole area when its colour changes).
         f = self._f
-        old = self._grid
+        old = getattr(self, "_grid", None)  # None: the first
         g = displayio.TileGrid(f.bitmap, pixel_shader=_ink_palette(self._color), width=n,
                                height=1, tile_width=f.width, tile_height=f.height,
                                default_tile=f.index(32))
@@ -236,6 +236,8 @@ class Text(displayio.Group):
 
     def _fill_box(self):
         box = self._box
+        if _CHECKING:
+            assert box  # called once there is one
         w = self._n * self._f.width
         if w:
             w += 2 * self._pad

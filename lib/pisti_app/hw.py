@@ -15,9 +15,10 @@ keeps the dirty area; the app refreshes only when something changed).
 """
 
 
-from pisti_app.util import getenv, setting_int, setting_str
+from pisti_app.startup import Reader
 
 DEFAULT_BUTTONS = "UP:GP10,DOWN:GP11,LEFT:GP12,RIGHT:GP13,A:GP14,B:GP15"
+WING_BUTTONS = "A:D9,B:D6,C:D5"  # tools/boards/featherwing.toml
 
 
 def board_pin(board, name, key):
@@ -29,7 +30,9 @@ def board_pin(board, name, key):
 
 
 def parse_buttons(text, board):
-    """``"A:GP14,B:GP15"`` -> (names, pins), checked against ``board``."""
+    """``"A:GP14,B:GP15"`` -> (names, pins), checked against ``board`` (and
+    that one of them selects, :func:`pisti_app.keys.button_map`)."""
+    from pisti_app.keys import button_map
     names = []
     pins = []
     for item in text.split(","):
@@ -46,11 +49,31 @@ def parse_buttons(text, board):
         pins.append(board_pin(board, item[k + 1:].strip(), "PISTI_BUTTONS (" + name + ")"))
     if not names:
         raise ValueError("settings.toml: PISTI_BUTTONS lists no buttons")
+    button_map(names)
     return tuple(names), tuple(pins)
 
 
+def _pin(rd, board, key, defaults):
+    """The pin the setting ``key`` names, else (noted if it named another)
+    the first of ``defaults`` this board has."""
+    name = rd.text(key)
+    if name is not None:
+        pin = getattr(board, name, None)
+        if pin is not None:
+            return pin
+        rd.note(key, name, "a pin of this board")
+    for name in defaults:
+        pin = getattr(board, name, None)
+        if pin is not None:
+            return pin
+    return board_pin(board, defaults[0], key)  # none: nothing to show a notice on
+
+
 class Hardware:
-    """Display, buttons, buzzer and nvm of this board, as ``settings.toml`` says."""
+    """Display, buttons, buzzer and nvm of this board, as ``settings.toml``
+    says. A bad setting gives the reference build's value (the FeatherWing's
+    on a board without ``GPxx`` pins) and is noted in ``bad`` (see
+    :class:`pisti_app.startup.Reader`) for the splash to name."""
 
     def __init__(self):
         import board
@@ -58,37 +81,46 @@ class Hardware:
         import displayio
         import keypad
 
-        self.width = setting_int("PISTI_DISPLAY_WIDTH", 128)
-        self.height = setting_int("PISTI_DISPLAY_HEIGHT", 64)
-        rotation = setting_int("PISTI_DISPLAY_ROTATION", 0)
-        if rotation not in (0, 180):
-            raise ValueError("settings.toml: PISTI_DISPLAY_ROTATION must be 0 or 180")
-        addr = setting_int("PISTI_DISPLAY_ADDR", 0x3C)
-        freq = setting_int("PISTI_I2C_FREQUENCY", 400000)  # the SSD1306's fast mode
-        if not 10000 <= freq <= 1000000:
-            raise ValueError("settings.toml: PISTI_I2C_FREQUENCY must be 10000 to 1000000 (Hz)")
-        scl = board_pin(board, setting_str("PISTI_I2C_SCL", "GP5"), "PISTI_I2C_SCL")
-        sda = board_pin(board, setting_str("PISTI_I2C_SDA", "GP4"), "PISTI_I2C_SDA")
-        # Names and pins first: a bad setting fails before anything is claimed.
-        self.key_names, pins = parse_buttons(setting_str("PISTI_BUTTONS", DEFAULT_BUTTONS), board)
-        buzzer = setting_str("PISTI_BUZZER", None)
-        if buzzer is None and getenv("PISTI_BUZZER") is None:
-            # No key at all: the reference build's pin, when this board has it.
-            buzzer = "GP16" if hasattr(board, "GP16") else None
-        buzzer_pin = board_pin(board, buzzer, "PISTI_BUZZER") if buzzer else None
+        rd = Reader()
+        self.bad = rd.bad
+        gp = hasattr(board, "GP10")  # a Pico, not a Feather
+        self.width = rd.num("PISTI_DISPLAY_WIDTH", 128, lambda v: v == 128, "128")
+        self.height = rd.num("PISTI_DISPLAY_HEIGHT", 64 if gp else 32, lambda v: v in (32, 64), "32 or 64")
+        rotation = rd.num("PISTI_DISPLAY_ROTATION", 0, lambda v: v in (0, 180), "0 or 180")
+        addr = rd.num("PISTI_DISPLAY_ADDR", 0x3C, lambda v: v in (0x3C, 0x3D), "0x3C or 0x3D")
+        freq = rd.num("PISTI_I2C_FREQUENCY", 400000, lambda v: 10000 <= v <= 1000000,
+                      "10000 to 1000000 (Hz)")  # default: the SSD1306's fast mode
+        scl = _pin(rd, board, "PISTI_I2C_SCL", ("GP5", "SCL"))
+        sda = _pin(rd, board, "PISTI_I2C_SDA", ("GP4", "SDA"))
+        # Names and pins first: nothing is claimed before every setting is read.
+        text = rd.text("PISTI_BUTTONS")
+        parsed = None
+        if text is not None:
+            try:
+                parsed = parse_buttons(text, board)
+            except ValueError as e:
+                rd.note("PISTI_BUTTONS", text, str(e))
+        if parsed is None:
+            parsed = parse_buttons(DEFAULT_BUTTONS if gp else WING_BUTTONS, board)
+        self.key_names, pins = parsed
+        buzzer = rd.text("PISTI_BUZZER")
+        buzzer_pin = None
+        if buzzer is not None:
+            buzzer_pin = getattr(board, buzzer, None)
+            if buzzer_pin is None:  # a wrong pin: no sound rather than a pin nobody named
+                rd.note("PISTI_BUZZER", buzzer, 'a pin of this board, or "" for none')
+        elif not rd.has("PISTI_BUZZER"):  # no key at all: the reference build's piezo, if any
+            buzzer_pin = getattr(board, "GP16", None)
+        low = rd.num("PISTI_BUTTON_PRESSED_LOW", 1, lambda v: v in (0, 1), "0 or 1")
 
         displayio.release_displays()
-        try:
-            from i2cdisplaybus import I2CDisplayBus
-        except ImportError:  # CircuitPython 8
-            from displayio import I2CDisplay as I2CDisplayBus
+        from i2cdisplaybus import I2CDisplayBus  # CircuitPython 9+ (deploy refuses 8)
         import adafruit_displayio_ssd1306
 
         self.i2c = busio.I2C(scl, sda, frequency=freq)
         bus = I2CDisplayBus(self.i2c, device_address=addr)
         self.display = adafruit_displayio_ssd1306.SSD1306(
             bus, width=self.width, height=self.height, rotation=rotation, auto_refresh=False)
-        low = setting_int("PISTI_BUTTON_PRESSED_LOW", 1)
         self.keys = keypad.Keys(pins, value_when_pressed=not low, pull=True)
         import microcontroller
         self.nvm = getattr(microcontroller, "nvm", None)  # the saves (T-6); None: none

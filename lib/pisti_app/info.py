@@ -6,8 +6,11 @@
 
 Text screens: paged, word-wrapped text in the small font (rules, About,
 Rankings, the scores of the game in play): seven lines under the title bar,
-three on a 32-px display. UP/DOWN scroll a line, LEFT/RIGHT turn the page,
-B goes back.
+three on a 32-px display. UP/DOWN scroll a line (on past a page's end to
+the next page), LEFT/RIGHT turn the page, B goes back. With more than one
+page the title bar counts them ("2/7") and its arrows say where scrolling
+still leads (another line or another page); on 64 px the last line then
+says which keys turn the pages (``help_pages``; three buttons: A/C).
 """
 
 import gc
@@ -51,29 +54,37 @@ class TextPages(Screen):
         self.page = min(self.page, len(self.pages) - 1)
         self.draw()
 
+    def shown(self):
+        """Text lines a page shows (on 64 px with pages to turn, the last
+        row is the key help)."""
+        return self.nlines - 1 if len(self.pages) > 1 and not self.compact else self.nlines
+
     def draw(self):
         """Show the current page from line ``top``."""
         title, lines = self.pages[self.page]
-        n = self.nlines
+        n = self.shown()
+        pages = len(self.pages)
         self.top = max(0, min(self.top, len(lines) - n))
         _set(self.title, title)
         more = self.timer_text + " " if self.timer_text else ""
-        if self.top > 0:
+        if self.top > 0 or self.page > 0:
             more += "\u25b2"
-        if self.top + n < len(lines):
+        if self.top + n < len(lines) or self.page + 1 < pages:
             more += "\u25bc"
-        if len(self.pages) > 1:
-            more += " %d/%d" % (self.page + 1, len(self.pages))
+        if pages > 1:
+            more += " %d/%d" % (self.page + 1, pages)
         _set(self.mark, more)
         for i in range(n):
             k = self.top + i
             _set(self.rows[i], lines[k] if k < len(lines) else "")
+        if n < self.nlines:
+            _set(self.rows[n], t("help_pages"))
         self.app.dirty = True
 
     def key(self, code):
         lines = self.pages[self.page][1]
         if code == K.DOWN:
-            if self.top + self.nlines < len(lines):
+            if self.top + self.shown() < len(lines):
                 self.top += 1
             elif self.page + 1 < len(self.pages):
                 self.page += 1
@@ -108,7 +119,8 @@ class TextPages(Screen):
         st["page"] = self.page
         st["pages"] = len(self.pages)
         st["title"] = self.pages[self.page][0]
-        st["lines"] = [r.text for r in self.rows]
+        st["lines"] = [r.text for r in self.rows[:self.shown()]]
+        st["footer"] = self.rows[-1].text if self.shown() < self.nlines else None
 
 
 def _set(lbl, text):
@@ -173,7 +185,10 @@ def Rankings(app):  # pylint: disable=invalid-name
 
 
 def Scores(app):  # pylint: disable=invalid-name
-    """The totals of the match in play, from the pause menu."""
+    """The totals of the match in play, from the game menu; in Pişti also
+    the hand in play: cards taken and piştis per side (P-9, P-12: most
+    cards 3 points), what everyone has seen (T-5: no points, which would
+    tell the value of the hidden centre cards)."""
 
     def source():
         s = app.session
@@ -182,6 +197,14 @@ def Scores(app):  # pylint: disable=invalid-name
         from pisti_app.names import side_name
         for i in range(m.sides):
             lines.append("%s: %d" % (side_name(s, i), m.totals[i]))
+        h = m.hand
+        if s.game == "pisti" and h is not None:
+            lines.append(t("this_hand"))
+            for i in range(2):
+                line = t("hand_cards") % (side_name(s, i), h.cards[i], h.pistis[i])
+                if h.jpistis[i]:
+                    line += ", %d %s" % (h.jpistis[i], t("r_jack_pistis"))
+                lines.append(line)
         return ((t("scores"), "\n".join(lines)),)
 
     return TextPages(app, "scores", source)

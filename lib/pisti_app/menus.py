@@ -60,7 +60,9 @@ class Menus:
         counts = (2, 4) if game == "pisti" else (2, 3, 4)
         if p["players"] not in counts:
             p["players"] = 2
+        # Mode second: on the first screen of both displays (T-1: rated or practice).
         items = [Item("game", t("game"), (t("pisti"), t("yedili")), GAMES.index(game)),
+                 Item("mode", t("mode"), (t("rated"), t("practice")), 0 if p["rated"] else 1),
                  Item("players", t("players"), tuple([str(n) for n in counts]),
                       counts.index(p["players"]))]
         if game == "pisti":
@@ -73,7 +75,6 @@ class Menus:
             for i in range(p["players"] - 1):
                 items.append(Item("seat%d" % (i + 1), t("bot_n") % (i + 1), names,
                                   LEVELS.index(seats[i])))
-        items.append(Item("mode", t("mode"), (t("rated"), t("practice")), 0 if p["rated"] else 1))
         items.append(Item("start", t("start")))
         return items
 
@@ -94,15 +95,16 @@ class Menus:
                 Item("undo", t("undo_opt"), (t("off"), t("on")), 1 if p["undo"] else 0)]
 
     def pause(self):
-        """The pause menu over a table."""
+        """The game menu over a table ("Menu", not "Paused": a rated game's
+        move timer runs on and shows in its top bar, T-3)."""
         return ListMenu(self.app, "pause", self._pause_title(), self._pause_items(), self)
 
     def _pause_title(self):
         s = self.app.session
         if s is None:
-            return t("paused")
+            return t("game_menu")
         tot = s.match.totals
-        return "%s  %s" % (t("paused"), "-".join([str(v) for v in tot]))
+        return "%s  %s" % (t("game_menu"), "-".join([str(v) for v in tot]))
 
     def _pause_items(self):
         s = self.app.session

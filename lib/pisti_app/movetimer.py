@@ -7,12 +7,14 @@
 The move timer of rated games (T-3): ``prefs['timer']`` seconds (30 to
 300) for each decision of the person. The countdown stays in the top bar of
 the table (and of any menu opened over it); it runs while the person is to
-act at the table, pause menu included, from the moment the last bot play
-has been shown; not on end-of-hand screens. In
-the last 10 seconds the number blinks and a short beep sounds each second.
+act at the table, the game menu and the rules read from it included (that
+menu is no pause), from the moment the last bot play has been shown; not on
+end-of-hand screens. It shows its unit ("45s", "45sn"). In the last 10
+seconds the number blinks and a short beep sounds each second.
 When it reaches zero the person has left the table (T-4): ``app.time_out()``.
 """
 
+from pisti_app.strings import lang, t
 from pisti_app.util import const, ticks_add, ticks_diff
 
 _WARN = const(10)  # seconds of warning
@@ -35,6 +37,8 @@ class MoveTimer:
         self._beeped = 0
         self._shown = False  # whether what the screens show is _left/_blink/_top
         self._left = None
+        self._text = None  # what _left shows, in language _lang
+        self._lang = None
         self._blink = False
         self._top = None
 
@@ -96,10 +100,14 @@ class MoveTimer:
         if self._shown and self.left == self._left and self.blink == self._blink and top is self._top:
             return
         self._shown = True
+        if self.left != self._left or self._lang != lang():
+            self._lang = lang()
+            # T-3: with its unit ("60s", "60sn"): a bare number reads as a score
+            self._text = "" if self.left is None else t("clock") % self.left
         self._left = self.left
         self._blink = self.blink
         self._top = top
-        text = "" if self.left is None else str(self.left)
+        text = self._text
         for scr in st:
             scr.show_timer(text, self.blink)
 

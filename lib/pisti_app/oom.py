@@ -54,7 +54,8 @@ def out_of_memory(hw, three, err):
     except ImportError:
         import sys
         if hasattr(sys, "print_exception"):  # MicroPython
-            sys.print_exception(err)
+            # typeshed's sys is CPython's (circuitpython-stubs has none): MicroPython's has this
+            sys.print_exception(err)  # pyright: ignore[reportAttributeAccessIssue]
     g = displayio.Group()
     text = strings.t("oom")
     pisti_app.current = Notice(text, strings.lang())  # for scripts and the simulator

@@ -29,6 +29,9 @@ from pisti_app import keys as K
 from pisti_app.names import card_text, side_name
 from pisti_app.strings import t
 from pisti_app.table import CARD_Y, INFO_X, TableBase, hand_x
+from pisti_app.util import const
+
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 
 _CHIP_X = (2, 34, 66, 98)
 
@@ -74,6 +77,7 @@ class PistiTable(TableBase):
         g.append(self.bottom.tile)
         self.stock = sprites.Card(sprites.MED, 85, 12)
         g.append(self.stock.tile)
+        self.deal = 0  # the deal number shown ("Deal 1/6")
         self.deal_n = gfx.label("small", "", 99, 32, anchor=(0.5, 0.0))
         g.append(self.deal_n)
         self.chips = []
@@ -105,15 +109,20 @@ class PistiTable(TableBase):
             self.under[i].show(sprites.BACK if i < h.hidden else sprites.NONE)
         if self.stock is None:  # 32 px: the bottom card while the stock lasts
             self.deal_n.text = card_text(h.deck[51]) if h.stock else ""
-        elif h.stock:
-            self.stock.show(sprites.BACK, h.stock)
-            self.bottom.show(h.deck[51])  # P-5: the bottom card is shown to all
-            per = 4 * s.players
-            self.deal_n.text = "%d/%d" % ((52 - h.stock - 4) // per, 48 // per)
         else:
-            self.stock.show(sprites.NONE)
-            self.bottom.show(sprites.NONE)
-            self.deal_n.text = "%d/%d" % (48 // (4 * s.players), 48 // (4 * s.players))
+            if _CHECKING:
+                assert self.bottom  # made with the stock
+            per = 4 * s.players
+            if h.stock:
+                self.stock.show(sprites.BACK, h.stock)
+                self.bottom.show(h.deck[51])  # P-5: the bottom card is shown to all
+            else:
+                self.stock.show(sprites.NONE)
+                self.bottom.show(sprites.NONE)
+            deal = (52 - h.stock - 4) // per  # P-10: deal n of 6 (2 players) or 3
+            if deal != self.deal:
+                self.deal = deal
+                self.deal_n.text = t("deal_n") % (deal, 48 // per)
         cards = h.hand(0)
         if self.cursor >= len(cards):
             self.cursor = max(0, len(cards) - 1)
@@ -163,6 +172,10 @@ class PistiTable(TableBase):
 
     def after_hold(self):
         self.capture = None
+
+    def resume(self):
+        self.deal = 0  # its label again, maybe in another language
+        super().resume()
 
     def key(self, code):
         h = self.hand

@@ -20,6 +20,7 @@ from pisti_app.screen import Screen
 from pisti_app.strings import t
 from pisti_app.util import const
 
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 _C_ROWS = const(3)  # 32-px layout: rows shown at once
 
 
@@ -87,6 +88,8 @@ class _Rows(Screen):
                 lbl = gfx.label("small", text, x, 8 + 8 * k, anchor=(1.0 if right else 0.0, 0.0))
                 g.append(lbl)
                 self.cells.append(lbl)
+        if _CHECKING:
+            assert self.more  # made for the 32-px layout, the only one here
         self.more.text = ("\u25b2" if self.first > 0 else "") + ("\u25bc" if self.first + _C_ROWS < n else "")
         ay = self.title_r.anchored_position[1]
         self.title_r.anchored_position = (127 - (11 if self.more.text else 0), ay)

@@ -20,17 +20,17 @@ def fill(self, h):
     s = self.s
     m = s.match
     if h.winner >= 0:
-        head = t("r_out") % seat_name(s, h.winner)
+        head = t("r_out") % seat_name(s, h.winner) if h.winner else t("r_you_out")
         if h.mult > 1:
             head += " \u00d7%d" % h.mult
     else:
-        head = t("stock_out")
-    self.title.text = "%s: %s" % (t("hand_n") % self.hand_no, head)
-    self.cell(52, 1, t("r_hand"), True)
-    self.cell(78, 1, t("r_muamele"), True)
-    eq = 103 if self.compact else 98  # 64 px: a character cell apart from the total
-    self.cell(eq, 1, "=", True)
-    self.cell(127, 1, t("r_total"), True)
+        head = t("r_stock")  # Y-13
+    # A header over every column: the cards' penalty (Y-14), Muamele (Y-15),
+    # the hand's penalty, the match total (Y-16); at 64 px each ends in a
+    # character cell (columns 9, 13, 18, 24) one cell apart from the next.
+    cols = (49, 69, 94, 127)
+    for i in range(4):
+        self.cell(cols[i], 1, t(("r_cards", "r_muamele", "r_hand", "r_total")[i]), True)
     pens = h.penalties()
     mu_text = []
     for seat in range(s.players):
@@ -39,10 +39,10 @@ def fill(self, h):
             mu += VALUE[(c % 52) >> 2]
         row = seat + 2
         self.cell(0, row, seat_name(s, seat))
-        self.cell(52, row, str(pens[seat] - mu), True)
-        self.cell(78, row, str(mu) if h.muamele[seat] else "-", True)
-        self.cell(eq, row, str(pens[seat]), True)
-        self.cell(127, row, str(m.totals[seat]), True)
+        self.cell(cols[0], row, str(pens[seat] - mu), True)
+        self.cell(cols[1], row, str(mu) if h.muamele[seat] else "-", True)
+        self.cell(cols[2], row, str(pens[seat]), True)
+        self.cell(cols[3], row, str(m.totals[seat]), True)
         if h.muamele[seat]:
             mu_text.append("%s %s" % (seat_name(s, seat),
                                       " ".join([card_text(c) for c in h.muamele[seat]])))
@@ -54,3 +54,8 @@ def fill(self, h):
                 break
             self.cell(0, row, line)
             row += 1
+    # The title keeps a character cell clear of the prompt on its right (and
+    # of the scroll arrows at 32 px); too long, it is the outcome alone.
+    title = "%s: %s" % (t("hand_n") % self.hand_no, head)
+    room = 127 - 5 * len(self.title_r.text) - (11 if self.compact and self.rows_total() > 3 else 0)
+    self.title.text = title if 6 + 5 * len(title) <= room else head

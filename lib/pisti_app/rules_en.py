@@ -75,12 +75,12 @@ BUTTONS_6 = (
     ("Buttons",
      "\u25c0 \u25b6 move the cursor. \u25b2 \u25bc move in menus; \u25c0 \u25b6 change "
      "a value. A selects or plays. B goes back; at the table B, or holding "
-     "B, opens the pause menu. In Pis Yedili \u25b2 reaches Draw and Pass."),
+     "B, opens the game menu. In Pis Yedili \u25b2 reaches Draw and Pass."),
 )
 
 BUTTONS_3 = (
     ("Buttons",
      "A and C move, B selects or plays, holding B goes back and opens the "
-     "pause menu at the table. In Pis Yedili Draw and Pass sit past the "
+     "game menu at the table. In Pis Yedili Draw and Pass sit past the "
      "ends of your hand."),
 )

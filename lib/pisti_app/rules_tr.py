@@ -75,12 +75,12 @@ BUTTONS_6 = (
     ("Tuşlar",
      "\u25c0 \u25b6 imleci taşır. \u25b2 \u25bc menüde gezinir; \u25c0 \u25b6 değeri "
      "değiştirir. A seçer ya da oynar. B geri gider; masada B ya da B'ye "
-     "uzun basmak mola menüsünü açar. Pis Yedili'de \u25b2 Çek ve Pas'a gider."),
+     "uzun basmak oyun menüsünü açar. Pis Yedili'de \u25b2 Çek ve Pas'a gider."),
 )
 
 BUTTONS_3 = (
     ("Tuşlar",
      "A ve C imleci taşır, B seçer ya da oynar, B'ye uzun basmak geri gider "
-     "ve masada mola menüsünü açar. Pis Yedili'de Çek ve Pas elin iki "
+     "ve masada oyun menüsünü açar. Pis Yedili'de Çek ve Pas elin iki "
      "ucundadır."),
 )

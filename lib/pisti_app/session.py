@@ -69,7 +69,7 @@ class GameSession:
         self.number = number  # a rated game's number (the ranking's stamp + 1)
         self.base = base
         self.last = None  # the hand just finished, for the end-of-hand screen
-        self.outcome = None  # (points, result) once a rated match is over (T-2)
+        self.outcome = None  # type: tuple | None  # (points, result) once a rated match is over (T-2)
 
     @classmethod
     def new(cls, game, players, levels, target=None, below=None, rated=False, number=0):

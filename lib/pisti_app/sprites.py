@@ -29,7 +29,7 @@ MED = const(2)  # Pis Yedili hand, bottom card: medium rank over suit
 TINY = const(3)  # opponents' and the stock's backs
 MINI = const(4)  # 32-px layouts: medium rank and suit side by side
 NANO = const(5)  # 32-px layouts: a back as big as a small letter (the stock)
-_KINDS = ((19, 26, "large", 1), (27, 15, "large", 0), (14, 20, "medium", 1), (7, 10, "small", 1),
+_KINDS = ((19, 25, "large", 1), (27, 15, "large", 0), (14, 20, "medium", 1), (7, 10, "small", 1),
           (20, 14, "medium", 0), (6, 8, "small", 1))
 
 # What a sprite shows besides a card id (0..103).

@@ -4,14 +4,93 @@
 `pisti_app.startup`
 ===================
 
-The settings read once at boot (``settings.toml``, see :mod:`pisti_app.app`),
-checked before anything is written: a module of its own, unloaded once
-read.
+The settings read once at boot (``settings.toml`` through ``os.getenv``,
+see :mod:`pisti_app.app` and :mod:`pisti_app.hw`): a module of its own,
+unloaded once read. A setting that is not what the firmware understands
+never stops it: its default is used, and the :class:`Reader` notes the key
+and the value it ignored (``bad``), which the splash then names on the
+screen, one line each (:func:`notices`), and the serial console in full.
+(CircuitPython returns an int for a bare value up to early 10.x and a str
+after; both are accepted.)
 """
 
-from pisti_app.util import setting_int, setting_str
+import os
 
+SETTINGS_FILE = "/settings.toml"  # where CircuitPython's os.getenv reads them
+_LINE = 25  # small characters on the message line
 _LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
+
+
+def raw_text(key):
+    """The text after ``key =`` in :data:`SETTINGS_FILE` (for a value
+    ``os.getenv`` cannot read), or "?"."""
+    try:
+        with open(SETTINGS_FILE) as f:
+            for line in f:
+                k = line.find("=")
+                if k > 0 and line[:k].strip() == key:
+                    v = line[k + 1:].strip()
+                    c = v.find("#") if v[:1] != '"' else -1
+                    return (v[:c] if c >= 0 else v).strip() or "?"
+    except (OSError, UnicodeError):
+        pass
+    return "?"
+
+
+class Reader:
+    """Typed reads of the settings; a bad value gives the default and is
+    noted in ``bad`` as (key, value text, what the key takes)."""
+
+    def __init__(self, bad=None):
+        self.bad = [] if bad is None else bad
+
+    def note(self, key, value, why):
+        """Remember that ``key``'s ``value`` was ignored."""
+        self.bad.append((key, value, why))
+
+    def get(self, key):
+        """``os.getenv(key)``, looked up at each call (the desktop shims and
+        the heap gauge's stand-in put theirs in ``os``); None when absent
+        or empty, or (noted) when getenv cannot read it."""
+        try:
+            v = os.getenv(key)
+        except ValueError:  # a bare value that is not a number (CircuitPython up to 10.x)
+            self.note(key, raw_text(key), "a number, or text in quotes")
+            return None
+        if v is None or isinstance(v, int):
+            return v
+        v = str(v).strip()
+        return v if v else None
+
+    def has(self, key):
+        """Whether ``key`` is in the settings at all (even empty)."""
+        try:
+            return os.getenv(key) is not None
+        except ValueError:
+            return True
+
+    def text(self, key, default=None):
+        """The setting ``key`` as a str (``default`` when absent or empty)."""
+        v = self.get(key)
+        return default if v is None else str(v)
+
+    def num(self, key, default, ok, why):
+        """The setting ``key`` as a whole number for which ``ok(n)`` holds;
+        otherwise (noted, ``why`` saying what it takes) ``default``."""
+        v = self.get(key)
+        if v is None:
+            return default
+        if not isinstance(v, int):
+            try:
+                v = int(v, 0)
+            except ValueError:
+                self.note(key, v, why)
+                return default
+        v = int(v)  # (True and False)
+        if not ok(v):
+            self.note(key, str(v), why)
+            return default
+        return v
 
 
 def parse_start(text):
@@ -39,30 +118,50 @@ def parse_start(text):
     return game, players, [None] + names
 
 
-def boot_settings():
-    """(start, target, rated, lang, timer, delay, seed) from the settings:
-    ``start`` None or (game, players, levels per seat); ValueError naming
-    the setting when one is bad."""
-    target = None
-    rated = False
-    start = setting_str("PISTI_START", None)
+def boot_settings(rd):
+    """(start, target, rated, lang, timer, delay, seed, memlog) from the
+    settings, read with the :class:`Reader` ``rd``: ``start`` None or (game,
+    players, levels per seat); a bad value is noted and its default used."""
+    from pisti_core.table import TIMER_MAX, TIMER_MIN
+    start = rd.text("PISTI_START")
     if start is not None:
-        start = parse_start(start)
-        target = setting_int("PISTI_TARGET", None) if start[0] == "pisti" else None
-        if target not in (None, 101, 151):
-            raise ValueError("settings.toml: PISTI_TARGET must be 101 or 151 (P-2)")
-        r = setting_int("PISTI_RATED", 0)
-        if r not in (0, 1):
-            raise ValueError("settings.toml: PISTI_RATED must be 0 (practice) or 1 (rated)")
-        rated = r == 1
-    lang = setting_str("PISTI_LANG", None)
-    timer = setting_int("PISTI_TIMER", None)
-    if timer is not None:
-        from pisti_core.table import TIMER_MAX, TIMER_MIN
-        if not TIMER_MIN <= timer <= TIMER_MAX:
-            raise ValueError("settings.toml: PISTI_TIMER must be %d to %d seconds"
-                             % (TIMER_MIN, TIMER_MAX))
-    delay = setting_int("PISTI_DELAY", None)
-    if delay is not None and not 0 <= delay <= 10000:
-        raise ValueError("settings.toml: PISTI_DELAY must be 0 to 10000 ms")
-    return start, target, rated, lang, timer, delay, setting_int("PISTI_SEED", None)
+        try:
+            start = parse_start(start)
+        except ValueError as e:
+            rd.note("PISTI_START", start, str(e))
+            start = None
+    target = rd.num("PISTI_TARGET", None, lambda v: v in (101, 151), "101 or 151, P-2")
+    if start is None or start[0] != "pisti":
+        target = None
+    rated = rd.num("PISTI_RATED", 0, lambda v: v in (0, 1), "0 practice or 1 rated, T-1") == 1
+    lang = rd.text("PISTI_LANG")
+    if lang is not None and lang not in ("en", "tr"):
+        rd.note("PISTI_LANG", lang, '"en" or "tr"')
+        lang = None
+    timer = rd.num("PISTI_TIMER", None, lambda v: TIMER_MIN <= v <= TIMER_MAX,
+                   "%d to %d seconds, T-3" % (TIMER_MIN, TIMER_MAX))
+    delay = rd.num("PISTI_DELAY", None, lambda v: 0 <= v <= 10000, "0 to 10000 ms")
+    seed = rd.num("PISTI_SEED", None, lambda v: True, "a whole number")
+    memlog = rd.num("PISTI_MEMLOG", 0, lambda v: 0 <= v <= 2, "0, 1 or 2")
+    return start, target, rated, lang, timer, delay, seed, memlog
+
+
+def notices(bad, template, short):
+    """One line for each ignored setting in ``bad``: ``template`` ("%s
+    ignored") around "KEY=value", fitted to the message line: without the
+    PISTI_ prefix, then in the ``short`` template ("Bad %s"), then cut,
+    when too long. The full story goes to the serial console."""
+    out = []
+    for key, value, why in bad:
+        print("settings.toml: %s = %s ignored (the default is used): %s" % (key, value, why))
+        s = key + "=" + value
+        tpl = template
+        if len(s) > _LINE + 2 - len(tpl) and key.startswith("PISTI_"):
+            s = key[6:] + "=" + value
+        if len(s) > _LINE + 2 - len(tpl):
+            tpl = short
+        room = _LINE + 2 - len(tpl)
+        if len(s) > room:
+            s = s[:room - 1] + "\u2026"
+        out.append(tpl % s)
+    return out

@@ -43,5 +43,23 @@ def app_status(self, rankings=True):
             st["ply"] = m.hand.ply
             st["turn"] = m.hand.turn
             st["dealer"] = m.hand.dealer
+            st["cards"] = cards(m.hand)
     top.status(st)
+    if hasattr(top, "fresh"):  # Pis Yedili: the person's cards marked new, in hand order
+        from pisti_core.cards import card_str
+        new = top.fresh()
+        st["new"] = [card_str(c) for c in top.my_cards() if c in new]
     return st
+
+
+def cards(h):
+    """Where the cards of hand ``h`` are: ``hands`` (held), ``pile`` (the
+    Pişti pile, face-down cards included, or the Pis Yedili discards),
+    ``stock`` and ``taken`` (captured in Pişti, picked in a Muamele, Y-15):
+    together the whole deck (P-1, Y-1)."""
+    if h.game == "pisti":
+        pile, taken = len(h.pile), h.cards[0] + h.cards[1]
+    else:
+        pile, taken = h.dn, sum(len(p) for p in h.muamele)
+    return {"hands": sum(h.hn[s] for s in range(h.players)), "pile": pile,
+            "stock": h.stock, "taken": taken}

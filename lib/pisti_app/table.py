@@ -158,6 +158,7 @@ class TableBase(Screen):
     clock_on_white = False
     MSG_Y = 40
     BADGE_Y = 16
+    TOAST_H = 29  # 64 px: the toast's height from y 10 (down to the message line)
     BADGE_PITCH = 13  # 32 px: room for "12" or "1!"
 
     def __init__(self, app):
@@ -196,7 +197,7 @@ class TableBase(Screen):
         if self.compact:  # over the message line and the cards
             self.toast = Toast(self.group, 24, C_MSG_Y)
         else:
-            self.toast = Toast(self.group, self.MSG_Y - 11)
+            self.toast = Toast(self.group, self.TOAST_H)
         self.sync()
 
     # -- state ------------------------------------------------------------------

@@ -5,12 +5,9 @@
 ================
 
 Small helpers shared by the device app: wrapping tick arithmetic
-(``supervisor.ticks_ms`` wraps at 2**29) and typed reads of
-``settings.toml`` through ``os.getenv`` (CircuitPython returns an int for a
-bare value up to early 10.x and a str after; both are accepted).
+(``supervisor.ticks_ms`` wraps at 2**29) and the assets' files. (The
+settings are read at boot only: :mod:`pisti_app.startup`.)
 """
-
-import os
 
 try:
     from micropython import const
@@ -34,40 +31,6 @@ def ticks_diff(a, b):
 def ticks_add(t, ms):
     """``t + ms`` on the wrapping tick scale."""
     return (t + ms) & _MASK
-
-
-def getenv(name, default=None):
-    """``os.getenv(name)``, looked up at each call (the desktop shims and
-    the heap gauge's stand-in put theirs in ``os``)."""
-    v = os.getenv(name)
-    return default if v is None else v
-
-
-def setting_str(name, default=None):
-    """The setting ``name`` as a str (``default`` when absent or empty)."""
-    v = getenv(name)
-    if v is None:
-        return default
-    v = str(v).strip()
-    return v if v else default
-
-
-def setting_int(name, default):
-    """The setting ``name`` as an int; ValueError naming it when it is not one."""
-    v = getenv(name)
-    if v is None:
-        return default
-    if isinstance(v, bool):
-        return int(v)
-    if isinstance(v, int):
-        return v
-    v = str(v).strip()
-    if not v:
-        return default
-    try:
-        return int(v, 0)
-    except ValueError:
-        raise ValueError("settings.toml: %s = %r is not a whole number" % (name, v))
 
 
 def clamp(v, lo, hi):

@@ -12,7 +12,7 @@ hint line and the why-not explanations (Y-3, Y-4, Y-6, Y-7).
 import displayio
 
 from pisti_core.cards import RANK, SUIT, card_str
-from pisti_core.yedili import AGAIN, DRAW, DRAWN, JACK_BASE, MUAMELE, OPENING, PASS
+from pisti_core.yedili import AGAIN, DRAW, DRAWN, JACK_BASE, MUAMELE, NORMAL, OPENING, PASS
 
 from pisti_app import gfx
 from pisti_app import sprites
@@ -20,8 +20,11 @@ from pisti_app.names import card_text
 from pisti_app.strings import t
 from pisti_app.util import const
 
-_JACK = const(10)
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
+_ACE = const(0)
 _SEVEN = const(6)
+_TEN = const(9)
+_JACK = const(10)
 
 
 def sort_key(c):
@@ -54,6 +57,8 @@ class SuitPicker:
             return
         self.sel = sel
         bm = self.bm
+        if _CHECKING:
+            assert bm  # made with the tile above
         bm.fill(0)
         h = self.h
         y = (h - 20) // 2
@@ -111,33 +116,42 @@ def hint(h, focus, mine, who):
         return t("choose_suit")
     if focus == "action":
         return t("help_action")
-    if h.phase == OPENING:
-        return t("hint_opening")
+    ph = h.phase
+    if ph == OPENING or ph == AGAIN:  # Y-3, Y-9: a draw only without a card to play
+        if DRAW in h.legal():
+            return t("hint_no_card")
+        return t("hint_opening") if ph == OPENING else t("hint_again")
     if h.pending:
         return t("hint_pending") % h.pending
-    if h.phase == DRAWN:
+    if ph == DRAWN:
         return t("hint_drawn")
-    if h.phase == AGAIN:
-        return t("hint_again")
     return t("help_yedili")
 
 
 def play_text(h, ph, seat, a, who, before):
     """The message line for action ``a`` of ``seat`` just applied (``ph``
     the phase it was played in, ``before`` the hand sizes before it)."""
-    if ph == MUAMELE:
+    if ph == MUAMELE:  # the person's own verb forms for seat 0 ("3 kart çektin")
         cid = h.muamele[seat][-1]
-        return t("picked") % (who, card_text(cid)) + (" +3" if RANK[cid % 52] == _SEVEN else "")
+        c = card_text(cid)
+        return (t("picked") % (who, c) if seat else t("you_picked") % c) + (
+            " +3" if RANK[cid % 52] == _SEVEN else "")
     if a == DRAW:
-        return t("drew") % (who, h.hn[seat] - before[seat])
+        n = h.hn[seat] - before[seat]
+        return t("drew") % (who, n) if seat else t("you_drew") % n
     if a == PASS:
-        return t("passed") % who
+        return t("passed") % who if seat else t("you_passed")
     c = a if a < 52 else 40 + ((a - JACK_BASE) >> 2)
     text = "%s: %s" % (who, card_text(c))
+    r = RANK[c]
     if a >= JACK_BASE:
         text += " \u2192" + sprites.SUIT_TEXT[(a - JACK_BASE) & 3]
-    elif h.pending and RANK[c] == _SEVEN:
+    elif h.pending and r == _SEVEN:
         text += " +%d" % h.pending
+    elif h.phase == AGAIN:  # Y-9 the others drew one; Y-10 a twin: play again
+        text += " " + (t("eff_ace") if r == _ACE else t("eff_twin"))
+    elif r == _TEN and h.players > 2 and h.phase == NORMAL:  # Y-8 (not going out)
+        text += " " + t("eff_ten")
     return text
 
 

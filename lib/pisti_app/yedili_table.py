@@ -8,10 +8,13 @@ The Pis Yedili table (Y-1 .. Y-15) at 128x64: the top card, the suit named
 after a Jack, the pending draw after sevens, the stock, each opponent's
 count (inverted with '!' at one card), a message line, and the person's
 hand sorted by suit, eight cards at a time with arrows when there are
-more. UP focuses the Draw / Pass button (also reached past the last card),
-a Jack opens the suit picker, and after a hand with a winner the person
-picks Muamele cards from a face-down row (Y-15). A card that cannot be
-played says why.
+more; cards drawn since the person's last play are marked (a filled
+bottom-right corner). UP focuses the Draw / Pass button (also reached past
+the last card), offered only when legal (no Draw beside a card to play in
+the opening or after an Ace, Y-3, Y-9), a Jack opens the suit picker, and
+after a hand with a winner the person picks Muamele cards from a face-down
+row (Y-15). A card that cannot be played says why; an Ace, a ten that turns
+the play back and a twin say their effect after the card (Y-8 to Y-10).
 
 At 128x32 (``compact``) four cards of the hand show at a time::
 
@@ -22,7 +25,7 @@ At 128x32 (``compact``) four cards of the hand show at a time::
 """
 
 from pisti_core.cards import RANK
-from pisti_core.yedili import DRAW, DRAWN, JACK_BASE, MUAMELE, OPENING, OVER, PASS, PICK
+from pisti_core.yedili import DRAW, DRAWN, JACK_BASE, MUAMELE, NORMAL, OPENING, OVER, PASS, PICK
 
 from pisti_app import gfx
 from pisti_app import sprites
@@ -44,8 +47,9 @@ _JACK = const(10)
 class YediliTable(TableBase):
     """The Pis Yedili table screen."""
 
-    MSG_Y = 36
+    MSG_Y = 35  # descenders a row above the hand's cards (y 44)
     BADGE_Y = 14
+    TOAST_H = 33  # over the whole top card and the message line
 
     def __init__(self, app):
         super().__init__(app)
@@ -62,7 +66,7 @@ class YediliTable(TableBase):
             self.stock = sprites.Card(sprites.MED, 92, 12)
             g.append(self.stock.tile)
             self.stock_n = None
-            self.action = gfx.label("small", "", 0, 27)
+            self.action = gfx.label("small", "", 0, 26)
             g.append(self.action)
             self.slots = _SLOTS
             self.cards = []
@@ -81,6 +85,7 @@ class YediliTable(TableBase):
         self.first = 0
         self.suit = 0
         self.shown = None  # a Muamele card on show in the top card's place
+        self.base = self.hand.hn[0]  # cards held at the person's last play: the rest are new
         self.finish()
 
     def compact_parts(self, g):
@@ -118,9 +123,15 @@ class YediliTable(TableBase):
             return ""
         if h.phase == DRAWN:
             return t("pass")
+        if h.phase != NORMAL and DRAW not in h.legal():  # Y-3, Y-9: only without a card
+            return ""
         if h.pending:
             return t("draw_n") % h.pending
         return t("draw")
+
+    def fresh(self):
+        """The person's cards drawn since their last play (marked, Y-5, Y-6, Y-9)."""
+        return self.hand.hand(0)[self.base:]
 
     def row_len(self):
         """Entries in the cursor row (cards or Muamele positions)."""
@@ -165,6 +176,8 @@ class YediliTable(TableBase):
         else:
             self.stock.show(sprites.EMPTY)
         act = self.action_text()
+        if not act and self.focus == "action":
+            self.focus = "hand"
         inv = self.focus == "action"
         if self.compact:  # the button takes the message line while focused
             _set(self.action, (" " + act + " ") if inv else "")
@@ -193,13 +206,14 @@ class YediliTable(TableBase):
             self.first = self.cursor - slots + 1
         self.first = max(0, min(self.first, n - slots))
         pick = self.focus == "pick"
-        cards = None if pick else self.my_cards()
+        cards = () if pick else self.my_cards()
+        fresh = self.fresh()
         show_cursor = self.my_turn() and self.focus in ("hand", "pick", "suit")
         for i in range(slots):
             k = self.first + i
             spr = self.cards[i]
             if k < n:
-                spr.show(sprites.BACK if pick else cards[k])
+                spr.show(sprites.BACK if pick else cards[k], 1 if not pick and cards[k] in fresh else None)
             else:
                 spr.show(sprites.NONE)
             spr.select(show_cursor and k == self.cursor and k < n)
@@ -260,10 +274,8 @@ class YediliTable(TableBase):
             self.decide(PICK + self.cursor)
         elif self.focus == "action":
             a = PASS if h.phase == DRAWN else DRAW
-            if a in legal:
+            if a in legal:  # (offered only then: action_text)
                 self.decide(a)
-            else:
-                self.why(t("why_no_draw_open") if h.phase == OPENING else t("why_no_draw_again"))
         else:
             cards = self.my_cards()
             if not cards:
@@ -298,6 +310,8 @@ class YediliTable(TableBase):
         self.shown = None
         if ph == MUAMELE:
             self.shown = h.muamele[seat][-1]
+        elif seat == 0 and a < DRAW:  # a card played: no card is new any more
+            self.base = h.hn[0]
         elif a == DRAW and seat == 0 and h.hn[0] > before[0]:
             mine = self.my_cards()
             new = h.hand(0)[h.hn[0] - 1]  # the last card drawn gets the cursor

@@ -145,7 +145,7 @@ class HeuristicBot:
         n = obs.players
         nxt = (obs.chain + 1) % n if obs.chain >= 0 else (obs.seat + 1) % n  # Y-8
         best = -_WIN * 10
-        ties = None
+        ties = []
         for c in cards:
             sc, a = self._card(obs, c, nxt, total, dg, value)
             if sc > best:

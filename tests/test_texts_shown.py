@@ -1,0 +1,111 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""Every text of both languages (and of both button sets) against the code
+that asks for it and the font cells it is drawn in (issue 13): no key the
+code asks for is missing, no text is left that nothing shows, and every
+text, with its widest values filled in, goes through the firmware's own
+``gfx.Text`` to glyphs the font has, within the 25 small (or 21 medium)
+columns of its place. The screens that show the wordings of issue 13 are
+tested in test_wording.py."""
+
+import os
+import re
+
+import pytest
+
+from test_app_strings import TABLES, filled
+
+from pisti_app import gfx, str_en, str_tr
+from pisti_app.wrap import wrap
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CODE_DIRS = ("lib", "pisti_core")
+TEXT_FILES = ("str_en.py", "str_tr.py")
+
+# Keys made at run time: "lv_" + a level (menus.LEVELS), "cost_" + a branch
+# of pisti_core.table.leave_branch, "nvm_" + the saves' state (app.py),
+# "r_" + a P-12 row of results_pisti, t(game) for "pisti" / "yedili".
+DYNAMIC = (r"r_(cards|aces|jacks|two_clubs|ten_diamonds|majority|pistis|jack_pistis)", r"lv_(acemi|kalfa|usta)", r"cost_\w+", r"nvm_(reset|recovered)", r"pisti|yedili")
+
+# Drawn in the medium font (menu rows, the match end's head line): 21 columns.
+MEDIUM = ("continue", "new_game", "rankings", "settings", "rules", "about", "game", "players",
+          "target", "bot_level", "bot_n", "start", "pisti", "yedili", "lv_acemi", "lv_kalfa",
+          "lv_usta", "language", "sound", "on", "off", "bot_speed", "sp_slow", "sp_normal",
+          "sp_fast", "sp_vfast", "resume", "scores", "leave", "buttons", "mode", "rated",
+          "practice", "timer", "secs", "undo_opt", "undo", "leave_table", "you_won", "winner_is",
+          "shared_win", "match_over")
+# Word-wrapped over several lines of 25 (text pages, confirmations, toasts).
+WRAPPED = ("no_rankings", "exit_leaves", "new_leaves", "time_left", "oom")
+
+
+def code_sources():
+    """(path, text) of every device source file except the texts themselves."""
+    out = []
+    for top in CODE_DIRS:
+        for base, _, files in os.walk(os.path.join(ROOT, top)):
+            for name in sorted(files):
+                if name.endswith(".py") and name not in TEXT_FILES:
+                    with open(os.path.join(base, name), encoding="utf-8") as f:
+                        out.append((os.path.join(base, name), f.read()))
+    with open(os.path.join(ROOT, "code.py"), encoding="utf-8") as f:
+        out.append(("code.py", f.read()))
+    return out
+
+
+def asked_keys():
+    """Keys passed literally to t() / strings.t() anywhere in the device code."""
+    keys = set()
+    for _, src in code_sources():
+        keys.update(re.findall(r"\bt\(\s*\"([a-z0-9_]+)\"\s*\)", src))
+    return keys
+
+
+def literals():
+    """Every double-quoted identifier-like literal of the device code."""
+    out = set()
+    for _, src in code_sources():
+        out.update(re.findall(r"\"([a-z0-9_]+)\"", src))
+    return out
+
+
+def test_every_key_the_code_asks_for_exists_in_both_languages():
+    keys = asked_keys()
+    assert len(keys) > 50  # the scan found the calls
+    for key in sorted(keys):
+        assert key in str_en.S, key
+        assert key in str_tr.S, key
+
+
+def test_every_text_is_shown_by_some_code():
+    """A text no code names is dead (or its screen lost it): each key is a
+    literal of the device code or one of the keys made at run time."""
+    seen = literals()
+    for key in sorted(str_en.S):
+        assert key in seen or any(re.fullmatch(p, key) for p in DYNAMIC), key
+    for key in str_en.S3:
+        assert key in str_en.S, key  # a three-button text replaces one of the six-button set
+
+
+def lines_of(s, key):
+    text = filled(s, key)
+    if key in WRAPPED or key.startswith("cost_"):
+        return wrap(text)
+    return text.split("\n")
+
+
+@pytest.mark.parametrize("lang", ["en", "tr", "en3", "tr3"])
+def test_every_text_draws_in_its_font_within_its_place(lang):
+    """Each line of each text through gfx.Text: every character a glyph of
+    the font (none shown as "?"), the line within its place's columns."""
+    s = TABLES[lang]
+    for key in sorted(s):
+        font = "medium" if key in MEDIUM else "small"
+        cols = 21 if font == "medium" else 25
+        for line in lines_of(s, key):
+            lbl = gfx.label(font, line, 0, 0)
+            sheet = lbl._f  # pylint: disable=protected-access
+            grid = lbl._grid  # pylint: disable=protected-access
+            assert len(line) <= cols, (lang, key, line)
+            for i, ch in enumerate(line):
+                want = sheet.index(ord(ch))
+                assert want >= 0 and grid[i] == want, (lang, key, line, ch)
