@@ -21,7 +21,8 @@ Examples::
     python tools/sim.py --start pisti:2:usta --bot 1=tools/examples/example_bot.py
 
 ``--keys`` is a comma list of ``NAME[:HOLD_MS][*N]`` (``A*3``, ``B:900``
-is a 900 ms long press). ``--status`` prints one JSON line at exit:
+is a 900 ms long press, ``A+LEFT+A`` a burst: the three taps within one
+tick). ``--status`` prints one JSON line at exit:
 ``app.status()`` plus ``frames``, ``i2c_bytes`` and ``ms`` (virtual time).
 Exit status: 0 done, 1 the firmware crashed, a bot failed or --max-ms cut a
 key script short, 2 bad usage, 130 Ctrl-C.
@@ -54,7 +55,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser():
     """The command line."""
     p = _Parser(prog="sim.py", description="Play the pisti firmware on the desktop (terminal, window or headless).",
-                epilog="Keys: comma list of NAME[:HOLD_MS][*N], names UP DOWN LEFT RIGHT A B (FeatherWing: A B C).")
+                epilog="Keys: comma list of NAME[:HOLD_MS][*N], names UP DOWN LEFT RIGHT A B (FeatherWing: A B C); "
+                       "NAME+NAME+... is a burst, every key tapped within one tick.")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--headless", action="store_true", help="no screen: virtual time, play --keys, then exit")
     mode.add_argument("--window", action="store_true", help="a pygame window instead of the terminal")

@@ -9,7 +9,8 @@ settled (:meth:`Session.settled`: the firmware's ``app.idle()`` and a short
 quiet, or, without it, no new frame for ``idle_ms`` and no bot still to
 move), or ``wait_ms`` at most. Then it presses the next
 button, holds it ``hold`` ms (the app runs meanwhile, so long presses work)
-and releases it. After the last key has settled it raises
+and releases it; a burst step (``"A+LEFT"``) presses and releases each of
+its buttons in turn within one tick. After the last key has settled it raises
 :class:`~tools.simlib.session.SimDone`.
 """
 
@@ -54,6 +55,14 @@ class ScriptDriver:
             raise ScriptDone("key script done")
         name, hold = self.steps[self.index]
         self.index += 1
+        if "+" in name:  # a burst: every button down and up again before the next tick
+            for part in name.split("+"):
+                self.log.append((now, "press", part))
+                (self._press or session.rig.keys.press)(part)
+                self.log.append((now, "release", part))
+                (self._release or session.rig.keys.release)(part)
+            self.since = now
+            return
         self.log.append((now, "press", name))
         (self._press or session.rig.keys.press)(name)
         self.holding = name

@@ -5,7 +5,9 @@
 A key script is a comma list of steps ``NAME[:HOLD_MS][*N]``: ``NAME`` is a
 button of the profile (``UP DOWN LEFT RIGHT A B`` on the Pico, ``A B C`` on
 the FeatherWing; any case), ``:HOLD_MS`` how long it is held (a long press;
-default: a tap), ``*N`` how many times in a row.
+default: a tap), ``*N`` how many times in a row. A burst ``A+LEFT+B`` presses
+and releases its buttons one after another within one tick of the
+firmware (a hold time does not apply to it): ``[("A+LEFT+B", 0)]``.
 """
 
 import re
@@ -21,7 +23,7 @@ PROFILES = ("pico", "featherwing")
 MAX_REPEAT = 1000
 MAX_HOLD_MS = 60000
 
-_STEP = re.compile(r"^([A-Za-z]+)(?::(\d+))?(?:\*(\d+))?$")
+_STEP = re.compile(r"^([A-Za-z]+(?:\+[A-Za-z]+)*)(?::(\d+))?(?:\*(\d+))?$")
 
 
 class UsageError(ValueError):
@@ -52,13 +54,18 @@ def parse_keys(text, buttons, hold_ms=60):
         if not match:
             raise UsageError("bad step %r in --keys: use NAME, NAME*N or NAME:HOLD_MS (e.g. A*3, B:900)" % item)
         name = match.group(1).upper()
-        if name not in buttons:
-            raise UsageError("unknown key %r in --keys; this board's buttons: %s" % (match.group(1), " ".join(buttons)))
+        for part in name.split("+"):
+            if part not in buttons:
+                raise UsageError("unknown key %r in --keys; this board's buttons: %s" % (part, " ".join(buttons)))
         hold = int(match.group(2)) if match.group(2) else hold_ms
+        if "+" in name:
+            if match.group(2):
+                raise UsageError("burst %r in --keys: its keys are tapped within one tick, no hold time" % item)
+            hold = 0
         count = int(match.group(3)) if match.group(3) else 1
         if not 1 <= count <= MAX_REPEAT:
             raise UsageError("repeat count in %r must be 1..%d" % (item, MAX_REPEAT))
-        if not 1 <= hold <= MAX_HOLD_MS:
+        if "+" not in name and not 1 <= hold <= MAX_HOLD_MS:
             raise UsageError("hold time in %r must be 1..%d ms" % (item, MAX_HOLD_MS))
         steps.extend([(name, hold)] * count)
     return steps
