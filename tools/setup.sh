@@ -32,3 +32,46 @@ if ! cmp -s tools/memgauge/package-lock.json "$nstamp" 2>/dev/null; then
   (cd tools/memgauge && npm ci --no-audit --no-fund --loglevel=error)
   cp tools/memgauge/package-lock.json "$nstamp"
 fi
+# The browser page (tools/web.sh) and its test (tests/test_web.py): Debian's
+# chromium and chromium-driver where missing, and the pinned playwright-core
+# that drives that Chromium (tools/web/package-lock.json; it downloads no browser).
+if [ ! -x /usr/bin/chromium ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -q
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+  else
+    echo "setup: no /usr/bin/chromium: tests/test_web.py needs Chromium (PISTI_CHROMIUM=path)" >&2
+  fi
+fi
+# The X11 bitmap fonts the device fonts are made from, and the tools that
+# convert them (tools/make_fonts.py; tests/test_fonts.py rebuilds them and
+# compares with the committed files): Debian's packages where missing.
+if ! command -v pcf2bdf >/dev/null 2>&1 || ! command -v bdftopcf >/dev/null 2>&1 \
+    || [ ! -e /usr/share/fonts/X11/misc/5x8.pcf.gz ]; then
+  if command -v apt-get >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+    $SUDO apt-get update -q
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q xfonts-base xfonts-utils pcf2bdf
+  else
+    echo "setup: tools/make_fonts.py needs xfonts-base, xfonts-utils and pcf2bdf (Debian packages)" >&2
+  fi
+fi
+wstamp=tools/web/node_modules/.pisti-package-lock
+if ! cmp -s tools/web/package-lock.json "$wstamp" 2>/dev/null; then
+  (cd tools/web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+  cp tools/web/package-lock.json "$wstamp"
+fi
+# The CircuitPython API check (tools/apicheck.py): pyright and CircuitPython's
+# stubs in an environment of their own, without Blinka's modules, board-stubs
+# set to the Pico (tools/requirements-apicheck.txt).
+astamp=.venv/apicheck/.pisti-requirements
+if ! cmp -s tools/requirements-apicheck.txt "$astamp" 2>/dev/null; then
+  rm -rf .venv/apicheck
+  .venv/bin/python -m venv .venv/apicheck
+  .venv/apicheck/bin/python -m pip install --disable-pip-version-check -q --no-deps -r tools/requirements-apicheck.txt
+  .venv/apicheck/bin/circuitpython_setboard raspberry_pi_pico >/dev/null
+  cp tools/requirements-apicheck.txt "$astamp"
+fi

@@ -1,0 +1,197 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""Play it in a browser (issue 14): the page of tools/web (the firmware in
+MicroPython's WebAssembly VM with the Pico's heap, over the heap gauge's
+stand-ins) in headless Chromium, driven by tools/web/browser_test.mjs.
+
+One browser run (module fixture) covers: the page loads with no console
+errors and ticks in real time; key scripts play a Pişti hand (to its end)
+and a Pis Yedili hand (ten plies) on the virtual clock, and the canvas
+equals the desktop simulator's frame for the same seed and keys at four
+points (the main menu, the Pişti hand end, the Pis Yedili table, the
+FeatherWing's menu); a reload
+resumes the game from localStorage with Continue (T-6); a heap over the cap
+shows the firmware's out-of-memory notice, and OK restarts into the saved
+game. The page screenshot in tools/web/page.png (README; the page at the
+Pis Yedili point) is rewritten with PISTI_UPDATE_GOLDEN=1.
+
+Needs node, tools/web/node_modules (playwright-core, pinned) and
+tools/memgauge/node_modules (the VM), and /usr/bin/chromium: tools/setup.sh
+installs them. Missing, the test is skipped, except under CI=true.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+from PIL import Image
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WEB = os.path.join(ROOT, "tools", "web")
+CHROMIUM = os.environ.get("PISTI_CHROMIUM", "/usr/bin/chromium")
+SHOT = os.path.join(WEB, "page.png")
+
+# name -> (page query, simulator arguments): the same seed and keys
+POINTS = {
+    "menu": ("?seed=7&keys=DOWN,DOWN", ["--seed", "7", "--keys", "DOWN,DOWN"]),
+    "pisti_hand": ("?seed=7&start=pisti:2:usta&keys=A*24",
+                   ["--seed", "7", "--start", "pisti:2:usta", "--keys", "A*24"]),
+    "yedili_hand": ("?seed=7&start=yedili:2:usta&keys=A,RIGHT,A,RIGHT,A,UP,A,A",
+                    ["--seed", "7", "--start", "yedili:2:usta", "--keys", "A,RIGHT,A,RIGHT,A,UP,A,A"]),
+    # the FeatherWing profile: 128x32, three buttons
+    "featherwing": ("?profile=featherwing&seed=7&keys=B,C,C",
+                    ["--profile", "featherwing", "--seed", "7", "--keys", "B,C,C"]),
+}
+SHOT_OF = "yedili_hand"  # the page screenshot in the README
+# through the menus into a Pişti game, four plies; after the reload: Continue
+RELOAD = {"first": "?seed=7&keys=A,A,UP,A,A,A", "then": "?keys=A,A"}
+# a Pis Yedili 4-player game set up through the menus, with a heap the table does not fit in
+OOM_CAP = 135000
+# (OK restarts into the saved game: a heap that small cannot boot into it either, a
+# traceback as on the board; at the Pico's heap Continue resumes it)
+OOM = {"query": "?seed=7&cap=%d&keys=A,A,RIGHT,DOWN,DOWN,RIGHT,RIGHT,UP,UP,UP,A" % OOM_CAP, "ok": "z",
+       "then": "?keys=A,A"}
+
+
+def _missing():
+    if not shutil.which("node"):
+        return "node"
+    for p in (os.path.join(WEB, "node_modules", "playwright-core"),
+              os.path.join(ROOT, "tools", "memgauge", "node_modules", "@micropython")):
+        if not os.path.isdir(p):
+            return p
+    if not os.path.exists(CHROMIUM):
+        return CHROMIUM
+    return None
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    missing = _missing()
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail("the browser test needs %s (bash tools/setup.sh installs it)" % missing)
+        pytest.skip("no %s: run bash tools/setup.sh" % missing)
+    tmp = tmp_path_factory.mktemp("web")
+    site = str(tmp / "site")
+    t0 = time.monotonic()
+    subprocess.run([sys.executable, os.path.join(WEB, "build.py"), site], check=True, cwd=ROOT)
+    built = time.monotonic() - t0
+    server = subprocess.Popen([sys.executable, os.path.join(WEB, "serve.py"), site, "--port", "0"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        url = line.split(" on ")[1].split(" ")[0]
+        plan = tmp / "plan.json"
+        plan.write_text(json.dumps({
+            "scripts": [{"name": k, "query": v[0]} for k, v in POINTS.items()],
+            "reload": RELOAD, "oom": OOM, "chromium": CHROMIUM, "shot": SHOT_OF}))
+        out = tmp / "out.json"
+        shot = tmp / "page.png"
+        t1 = time.monotonic()
+        subprocess.run(["node", os.path.join(WEB, "browser_test.mjs"), url, str(plan), str(out),
+                        "--shot", str(shot)], check=True, cwd=WEB, timeout=600)
+        result = json.loads(out.read_text())
+        result["build_seconds"] = built
+        result["browser_seconds"] = time.monotonic() - t1
+        result["shot"] = str(shot)
+        print("web: build %.1f s, browser %.1f s; first frame %s ms, %s ticks/s real time; "
+              "script pisti_hand %s ticks in %s ms" % (
+                  built, result["browser_seconds"], result.get("live", {}).get("firstFrameMs"),
+                  result.get("live", {}).get("ticksPerSecond"),
+                  result["scripts"].get("pisti_hand", {}).get("scriptTicks"),
+                  result["scripts"].get("pisti_hand", {}).get("scriptMs")))
+        return result
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def sim_frame(tmp_path, args):
+    """The simulator's last frame for ``args`` as rows of '0'/'1' (its 4x PNG read back)."""
+    png = tmp_path / "sim.png"
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--headless", *args,
+                    "--shot", str(png)], check=True, cwd=ROOT, capture_output=True)
+    im = Image.open(png).convert("L")
+    w, h = im.width // 4, im.height // 4
+    return ["".join("1" if im.getpixel((x * 4 + 2, y * 4 + 2)) > 128 else "0" for x in range(w))
+            for y in range(h)]
+
+
+def test_page_loads_without_errors(run):
+    assert not run["errors"], run["errors"]
+    live = run["live"]
+    assert live["errors"] == [], live["errors"]
+    assert live["state"] == "running"
+    assert live["status"]["screen"] in ("splash", "menu")
+    assert live["firstFrameMs"] is not None and live["ticksPerSecond"] > 10
+    assert live["cap"] == pytest.approx(171264, abs=64)  # the Pico's heap, once the stand-ins are in
+    assert 0 < live["live"] < live["cap"]
+    assert live["lastMem"].startswith("mem ")  # PISTI_MEMLOG's line, under the screen
+    assert not [line for line in live["lines"] if "settings.toml" in line]  # the profile's pins exist
+    lit = sum(row.count("1") for row in live["pixels"])
+    assert lit > 100  # the splash or the menu, not a blank canvas
+
+
+@pytest.mark.parametrize("name", sorted(POINTS))
+def test_canvas_equals_the_simulator(run, tmp_path, name):
+    page = run["scripts"][name]
+    assert page["errors"] == [] and page["state"] == "done", (page["state"], page["error"], page["errors"])
+    want = sim_frame(tmp_path, POINTS[name][1])
+    got = page["pixels"]
+    h = 32 if name == "featherwing" else 64
+    assert len(want) == h and len(got) == h and len(got[0]) == 128
+    assert sum(row.count("1") for row in got) > 100  # not a blank screen on both
+    diff = [(x, y) for y in range(h) for x in range(128) if got[y][x] != want[y][x]]
+    assert not diff, "%d pixels differ from the simulator, first %s\npage:\n%s\nsim:\n%s" % (
+        len(diff), diff[:10], "\n".join(got), "\n".join(want))
+
+
+def test_scripts_play_a_hand_of_each_game(run):
+    p = run["scripts"]["pisti_hand"]["status"]
+    assert p["screen"] == "hand_end" and p["game"] == "pisti" and sum(p["totals"]) > 0  # P-: a hand scored
+    y = run["scripts"]["yedili_hand"]["status"]
+    assert y["screen"] == "table" and y["game"] == "yedili" and y["ply"] >= 8
+
+
+def test_reload_resumes_from_storage(run):
+    r = run["reload"]
+    assert r["errors"] == []
+    b, a = r["before"]["status"], r["after"]["status"]
+    assert b["screen"] == "table" and b["ply"] >= 2
+    # T-6: after the power cut (the reload), Continue is the same game at the same point
+    assert a["screen"] == "table"
+    for k in ("game", "players", "hand", "ply", "your_hand", "totals"):
+        assert a[k] == b[k], (k, a[k], b[k])
+
+
+def test_over_the_cap_shows_the_out_of_memory_notice(run):
+    o = run["oom"]
+    n = o["notice"]
+    assert n["state"] == "oom", (n["state"], n["error"], n["lines"])
+    assert n["status"]["screen"] == "oom" and "saved" in n["status"]["message"]
+    assert any("out of memory" in line for line in n["lines"])  # the firmware's console line
+    assert sum(row.count("1") for row in n["pixels"]) > 50
+    assert n["cap"] == pytest.approx(OOM_CAP, abs=64)
+    # OK restarts the board (supervisor.reload(): a new VM) into the saved game, which
+    # does not fit in this heap either: out of memory while booting, a traceback
+    a = o["after"]
+    assert a["boots"] == 2
+    assert a["state"] == "error" and "MemoryError" in a["error"], (a["state"], a["error"])
+    # T-6: the game was saved before the heap ran out; with the Pico's heap, Continue resumes it
+    r = o["resumed"]["status"]
+    assert r["screen"] == "table" and r["game"] == "yedili" and r["players"] == 4
+    assert o["errors"] == []
+
+
+def test_screenshot_for_the_readme(run):
+    shot = Image.open(run["shot"])
+    assert shot.width > 400
+    if os.environ.get("PISTI_UPDATE_GOLDEN"):
+        shutil.copyfile(run["shot"], SHOT)
+    assert os.path.exists(SHOT), "tools/web/page.png missing: run with PISTI_UPDATE_GOLDEN=1"
+    assert Image.open(SHOT).size == shot.size

@@ -1,0 +1,119 @@
+// SPDX-FileCopyrightText: 2026 pisti developers
+// SPDX-License-Identifier: MIT
+// The page in headless Chromium (Debian's /usr/bin/chromium, driven by the
+// pinned playwright-core), for tests/test_web.py:
+//   node tools/web/browser_test.mjs URL PLAN.json OUT.json [--shot PAGE.png]
+// PLAN.json: {"scripts": [{"name", "query"}...], "reload": {"first", "then"},
+// "oom": {"query"}, "chromium": PATH}. Each script runs in a fresh browser
+// context (empty storage) until the page says done; the result has its
+// canvas pixels, status and the page's errors. Writes OUT.json.
+import fs from "node:fs";
+import { chromium } from "./node_modules/playwright-core/index.mjs";
+
+const [URL0, PLAN, OUT] = process.argv.slice(2);
+const shotAt = process.argv.indexOf("--shot");
+const SHOT = shotAt > 0 ? process.argv[shotAt + 1] : "";
+const plan = JSON.parse(fs.readFileSync(PLAN, "utf8"));
+const t0 = Date.now();
+const browser = await chromium.launch({
+  executablePath: plan.chromium || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+});
+const out = { scripts: {}, errors: [], timing: {} };
+const note = (what) => { out.timing[what] = (Date.now() - t0) / 1000; process.stderr.write(what + " " + out.timing[what] + " s\n"); };
+
+async function open(context, query) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push("console: " + m.text()); });
+  page.on("pageerror", (e) => errors.push("pageerror: " + String(e)));
+  page.on("requestfailed", (r) => errors.push("request failed: " + r.url()));
+  page.on("dialog", (d) => d.accept());
+  await page.goto(URL0 + query);
+  return { page, errors };
+}
+
+async function until(page, fn, arg, timeout = 180000) {
+  await page.waitForFunction(fn, arg, { timeout, polling: 50 });
+}
+
+async function snapshot(page) {
+  return page.evaluate(() => ({
+    state: pisti.state, error: pisti.error, pixels: pisti.canvasPixels(), boots: pisti.boots,
+    status: pisti.console && pisti.console.f ? pisti.status() : null, firstFrameMs: pisti.firstFrameMs,
+    bootMs: pisti.bootMs, ticks: pisti.ticks, scriptTicks: pisti.scriptTicks, scriptMs: pisti.scriptMs,
+    live: pisti.console ? pisti.console.live : 0, peak: pisti.console ? pisti.console.peak : 0,
+    cap: pisti.console ? pisti.console.cap : 0, lastMem: pisti.console ? pisti.console.lastMem : "",
+    lines: pisti.lines.slice(-20),
+  }));
+}
+
+try {
+  // 1. the page as a person opens it: real time; ticks per second; the README's screenshot
+  {
+    const context = await browser.newContext({ viewport: { width: 640, height: 760 } });
+    const { page, errors } = await open(context, "");
+    await until(page, () => window.pisti && pisti.state === "running" && pisti.firstFrameMs !== null);
+    const a = await page.evaluate(() => [pisti.ticks, performance.now()]);
+    await page.waitForTimeout(2000);
+    const b = await page.evaluate(() => [pisti.ticks, performance.now()]);
+    const snap = await snapshot(page);
+    snap.ticksPerSecond = Math.round((b[0] - a[0]) * 1000 / (b[1] - a[1]));
+    snap.errors = errors;
+    out.live = snap;
+    await context.close();
+    note("live");
+  }
+  // 2. key scripts on the virtual clock, each from empty saves
+  for (const s of plan.scripts) {
+    const context = await browser.newContext({ viewport: { width: 640, height: 760 } });
+    const { page, errors } = await open(context, s.query);
+    await until(page, () => window.pisti && pisti.done);
+    const snap = await snapshot(page);
+    if (SHOT && s.name === plan.shot) await page.screenshot({ path: SHOT });
+    snap.errors = errors;
+    out.scripts[s.name] = snap;
+    await context.close();
+    note(s.name);
+  }
+  // 3. a reload is a power cut: the saves stay in localStorage, Continue resumes
+  if (plan.reload) {
+    const context = await browser.newContext();
+    const first = await open(context, plan.reload.first);
+    await until(first.page, () => window.pisti && pisti.done);
+    const before = await snapshot(first.page);
+    await first.page.goto(URL0 + plan.reload.then); // the same tab, reloaded elsewhere in the game
+    await until(first.page, () => window.pisti && pisti.done);
+    const after = await snapshot(first.page);
+    out.reload = { before, after, errors: first.errors };
+    await context.close();
+    note("reload");
+  }
+  // 4. over the cap: the firmware's out-of-memory notice, then OK restarts into the saved game
+  if (plan.oom) {
+    const context = await browser.newContext();
+    const { page, errors } = await open(context, plan.oom.query);
+    await until(page, () => window.pisti && (pisti.state === "oom" || pisti.state === "error" || pisti.done));
+    const notice = await snapshot(page);
+    await page.keyboard.down(plan.oom.ok || "z");
+    await page.waitForTimeout(50);
+    await page.keyboard.up(plan.oom.ok || "z");
+    await until(page, () => pisti.boots >= 2 && pisti.state !== "booting");
+    await page.waitForTimeout(300);
+    const after = await snapshot(page);
+    let resumed = null;
+    if (plan.oom.then) { // the saves survive: at the board's heap, Continue
+      await page.goto(URL0 + plan.oom.then);
+      await until(page, () => window.pisti && pisti.done);
+      resumed = await snapshot(page);
+    }
+    out.oom = { notice, after, resumed, errors };
+    await context.close();
+    note("oom");
+  }
+} catch (e) {
+  out.errors.push(String(e && e.stack || e));
+}
+await browser.close();
+out.seconds = (Date.now() - t0) / 1000;
+fs.writeFileSync(OUT, JSON.stringify(out));

@@ -1,0 +1,311 @@
+// SPDX-FileCopyrightText: 2026 pisti developers
+// SPDX-License-Identifier: MIT
+// The console in a browser: the firmware (code.py, lib/, pisti_core/,
+// assets/, the Adafruit SSD1306 driver) in MicroPython's WebAssembly VM with
+// the Pico's heap, over the heap gauge's stand-ins for CircuitPython's C
+// modules (tools/memgauge/standins) and web_drive.py / web_screen.py. Used
+// by page.mjs; nothing here knows the page.
+import { loadMicroPython } from "./micropython/micropython.mjs";
+
+export const PICO_HEAP = 171264; // gc.mem_free() at a fresh REPL on the Pico
+const PYSTACK = 512; // words: 2048 B, CircuitPython's default
+export const TICKS_PERIOD = 1 << 29;
+
+// Growth refused (heapsize alone is no cap: the port grows its heap itself).
+let refuseGrowth = false;
+function patchImports(imports) {
+  if (refuseGrowth && imports && imports.env && imports.env.emscripten_resize_heap)
+    imports.env.emscripten_resize_heap = () => 0;
+}
+// The VM's linear memory, kept from its instantiation: snapshots (see Console.step).
+let lastMemory = null;
+function keepMemory(result) {
+  const inst = result.instance || result;
+  lastMemory = Object.values(inst.exports).find((e) => e instanceof WebAssembly.Memory) || null;
+  return result;
+}
+const realInstantiate = WebAssembly.instantiate;
+WebAssembly.instantiate = function (binary, imports) {
+  patchImports(imports);
+  return realInstantiate.call(this, binary, imports).then(keepMemory);
+};
+if (WebAssembly.instantiateStreaming) {
+  const realStreaming = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = function (source, imports) {
+    patchImports(imports);
+    return realStreaming.call(this, source, imports).then(keepMemory);
+  };
+}
+
+// The deploy tree: firmware.json ([path, offset, length], ...) over firmware.bin.
+export async function loadFiles(base) {
+  const [index, blob] = await Promise.all([
+    fetch(base + "firmware.json").then((r) => r.json()),
+    fetch(base + "firmware.bin").then((r) => r.arrayBuffer()),
+  ]);
+  const files = [];
+  for (const [path, off, len] of index.files) files.push([path, new Uint8Array(blob, off, len)]);
+  return { files, config: index };
+}
+
+function settingsText(profileText, overrides) {
+  // the profile with the overridden keys taken out, the overrides after
+  const keys = Object.keys(overrides);
+  const kept = profileText.split("\n").filter((line) => {
+    const k = line.split("=")[0].trim();
+    return !keys.includes(k);
+  });
+  for (const k of keys) {
+    const v = overrides[k];
+    kept.push(k + " = " + (typeof v === "number" ? String(v) : JSON.stringify(String(v))));
+  }
+  return kept.join("\n") + "\n";
+}
+
+// The VM collects garbage only when a call returns to JS (it cannot scan its
+// wasm stack): within one App.tick() nothing is freed, where the board's
+// collector would free the compile garbage of one imported module before
+// the next is compiled. So a tick that runs out of memory is taken back and
+// tried again with the modules it imported imported first, one call each,
+// as the board's collector would have split them (tools/memgauge/gauge.mjs
+// does the same with --cap): the VM's memory is copied about once a second,
+// the calls since then are logged, and a MemoryError restores the copy,
+// replays the log, imports the modules and runs the tick again. Only a tick
+// that fails with nothing more to import is out of memory for the page.
+const SNAPSHOT_EVERY = 100; // calls
+
+export class Console {
+  // opts: files, config (firmware.json), profile ("pico" | "featherwing"),
+  // overrides {PISTI_...}, cap (bytes free once the stand-ins are loaded),
+  // nvm (Uint8Array(4096) or null), onLine(text), onNvm(bytes), seeded (bool)
+  constructor(opts) {
+    this.o = opts;
+    this.mp = null;
+    this.f = null;
+    this.base = 0;
+    this.heapsize = 0;
+    this.nvm = opts.nvm ? new Uint8Array(opts.nvm) : new Uint8Array(4096).fill(0xff);
+    this.width = 128;
+    this.height = opts.profile === "featherwing" ? 32 : 64;
+    this.frame = null;
+    this.frames = 0;
+    this.lastMem = "";
+    this.live = 0;
+    this.peak = 0;
+    this.oomKey = -1; // while the out-of-memory notice waits for OK: its key
+    this.error = "";
+    this.boots = 0;
+    this.retries = 0; // ticks taken back and run again with their imports split off
+    this.pending = [];
+    this.quiet = false;
+  }
+
+  onLine(line) {
+    if (!this.quiet) this.pending.push(line);
+  }
+
+  flush() {
+    for (const line of this.pending) {
+      if (line.startsWith("mem ")) this.lastMem = line;
+      if (this.o.onLine) this.o.onLine(line);
+    }
+    this.pending = [];
+  }
+
+  async loadVM(heapsize, capped) {
+    refuseGrowth = capped;
+    const vm = await loadMicroPython({
+      heapsize, pystack: PYSTACK, linebuffer: true,
+      stdout: (l) => this.onLine(l), stderr: (l) => this.onLine(l),
+    });
+    refuseGrowth = false;
+    vm.memory = lastMemory;
+    if (capped) {
+      // use up the spare C heap (a new GC area would need about the heap's
+      // size), keeping 64 KB for the calls' buffers: as tools/memgauge/gauge.mjs
+      const M = vm._module;
+      const keep = M._malloc(65536);
+      for (let size = 1 << 24; size >= 16; size >>= 1) while (M._malloc(size)) { /* taken */ }
+      M._free(keep);
+    }
+    return vm;
+  }
+
+  setUp(vm) {
+    const FS = vm.FS;
+    for (const [path, data] of this.o.files) {
+      const dir = path.slice(0, path.lastIndexOf("/"));
+      if (dir) FS.mkdirTree(dir);
+      FS.writeFile(path, data);
+    }
+    const profile = this.o.files.find(([p]) => p === "/web/boards/" + this.o.profile + ".toml");
+    const text = new TextDecoder().decode(profile[1]);
+    FS.writeFile("/settings.toml", settingsText(text, this.o.overrides || {}));
+    FS.writeFile("/nvm.bin", this.nvm);
+    const pool = new Uint8Array(4096);
+    crypto.getRandomValues(pool);
+    FS.writeFile("/web/entropy.bin", pool);
+    vm.runPython("import sys\nsys.path.insert(0, '/gauge')\nsys.path.insert(0, '/web')");
+    const d = vm.pyimport("web_drive");
+    // each function looked up once: a lookup makes a proxy (a reference kept
+    // in the VM), and a snapshot must not be restored under new ones
+    const f = {};
+    for (const k of ["setup", "boot", "step", "notice", "error", "press", "status", "mem", "free", "load",
+                     "collect", "record", "taken", "forget"]) f[k] = d[k];
+    f.setup(!!this.o.seeded, "/web/entropy.bin", this.width, this.height, this.o.profile === "featherwing");
+    // the stand-ins of C modules cost no heap on the board: loaded now, counted from here
+    for (const m of this.o.config.standins) {
+      if (f.load(m) < 0) throw new Error("importing the stand-in " + m + " failed");
+    }
+    f.record(); // which modules each call imports (for the retries above)
+    f.collect();
+    return f;
+  }
+
+  // A heapsize whose gc.mem_free() with the stand-ins loaded is `cap` (as gauge.mjs).
+  async heapFor(cap) {
+    const key = "pisti.heapsize." + cap + "." + this.o.profile + "." + this.o.config.build;
+    let hs = Number((globalThis.localStorage && localStorage.getItem(key)) || this.o.config.heapsize || cap + 32768);
+    for (let i = 0; i < 8; i++) {
+      const vm = await this.loadVM(hs, false);
+      const f = this.setUp(vm);
+      const free = f.free();
+      if (Math.abs(cap - free) < 16) break;
+      hs += Math.round((cap - free) * 1.02);
+    }
+    if (globalThis.localStorage) localStorage.setItem(key, String(hs));
+    return hs;
+  }
+
+  // Power on: a fresh VM, the nvm bytes as they were (reloaded: the restart
+  // after out of memory, straight into the saved game).
+  async power(reloaded = false) {
+    const cap = this.o.cap || PICO_HEAP;
+    if (!this.heapsize) this.heapsize = await this.heapFor(cap);
+    this.mp = null;
+    this.f = null;
+    let vm = await this.loadVM(this.heapsize, true);
+    let f = this.setUp(vm);
+    for (let i = 0; i < 3 && Math.abs(cap - f.free()) >= 16; i++) {
+      // the capped VM keeps a little more or less than the uncapped one measured
+      this.heapsize += Math.round((cap - f.free()) * 1.02);
+      vm = await this.loadVM(this.heapsize, true);
+      f = this.setUp(vm);
+    }
+    this.mp = vm;
+    this.f = f;
+    this.base = f.mem();
+    this.cap = f.free();
+    this.oomKey = -1;
+    this.boots++;
+    this.snapshot();
+    return this.call(["boot", reloaded]);
+  }
+
+  snapshot() {
+    this.snap = { mem: new Uint8Array(this.mp.memory.buffer).slice(), nvm: this.mp.FS.readFile("/nvm.bin") };
+    this.log = [];
+  }
+
+  restore() {
+    new Uint8Array(this.mp.memory.buffer).set(this.snap.mem);
+    this.mp.FS.writeFile("/nvm.bin", this.snap.nvm);
+  }
+
+  run(op) {
+    const r = op[0] === "boot" ? this.f.boot(op[1]) : op[0] === "step" ? this.f.step(op[1]) : this.f.press(op[1], op[2]);
+    if (r !== -2) {
+      if (op[0] !== "press") this.f.forget();
+      return [r, []];
+    }
+    const t = this.f.taken(); // what the call that ran out imported
+    return [r, t ? t.split(",") : []];
+  }
+
+  call(op) {
+    if (op[0] !== "boot" && this.log.length >= SNAPSHOT_EVERY) this.snapshot();
+    let [r, names] = this.run(op);
+    this.log.push(op);
+    const pre = [];
+    while (r === -2 && this.mp.memory) {
+      const fresh = names.filter((n) => !pre.includes(n));
+      if (!fresh.length) break; // nothing more to split off: out of memory
+      pre.push(...fresh);
+      this.retries++;
+      this.pending = [];
+      this.restore();
+      this.quiet = true;
+      for (const past of this.log.slice(0, -1)) this.run(past);
+      this.quiet = false;
+      for (const n of pre) {
+        this.f.load(n); // one call each: its compile garbage goes when it returns
+        this.f.forget();
+      }
+      [r, names] = this.run(op);
+    }
+    if (pre.length && r !== -2) this.snapshot(); // the imports are in; the log starts again
+    return this.result(r, op[0] === "boot");
+  }
+
+  result(code, booting) {
+    if (code >= 0) {
+      if (code & 1) this.readFrame();
+      this.checkNvm();
+      this.flush();
+      return code;
+    }
+    if (code === -2 && !booting) {
+      const k = this.f.notice();
+      this.flush();
+      if (k >= 0) {
+        this.oomKey = k;
+        this.readFrame();
+        this.checkNvm();
+        return -2;
+      }
+      this.error = k === -2 ? "MemoryError while showing the out-of-memory notice" : this.f.error();
+      return -3;
+    }
+    this.flush();
+    this.error = code === -2 ? "MemoryError: out of memory while booting (not caught on the board either)"
+      : code === -3 ? this.f.error() : code === -4 ? "microcontroller.reset()" : "error " + code;
+    return code === -2 ? -3 : code;
+  }
+
+  // One App.tick() after `ms` of time; the result's bits: 1 a new frame, 2 idle.
+  step(ms) {
+    this.live = this.f.mem() - this.base;
+    if (this.live > this.peak) this.peak = this.live;
+    return this.call(["step", ms]);
+  }
+
+  press(k, down) {
+    if (!this.f) return;
+    this.f.press(k, down);
+    this.log.push(["press", k, down]);
+  }
+
+  status() {
+    const s = this.f.status();
+    if (s[0] === "!") return { error: this.f.error() };
+    return JSON.parse(s);
+  }
+
+  readFrame() {
+    this.frame = this.mp.FS.readFile("/frame.bin");
+    this.frames++;
+  }
+
+  checkNvm() {
+    const now = this.mp.FS.readFile("/nvm.bin");
+    const old = this.nvm;
+    for (let i = 0; i < 4096; i++) {
+      if (now[i] !== old[i]) {
+        this.nvm = new Uint8Array(now);
+        if (this.o.onNvm) this.o.onNvm(this.nvm);
+        return true;
+      }
+    }
+    return false;
+  }
+}

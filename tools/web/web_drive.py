@@ -1,0 +1,251 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+# The browser page's Python side (tools/web/pisti.mjs calls it), over the
+# heap gauge's driver and stand-ins (tools/memgauge): code.py booted as on
+# the board, one App.tick() per call from JS (this VM collects only when a
+# call returns to JS), the frame drawn by web_screen after a refresh, and
+# what pisti_app.run() does on a MemoryError: the app dropped, the
+# firmware's own notice (pisti_app.oom) shown; the restart is a new VM
+# (supervisor.reload() on the board), booted with resume.
+import gc
+import os
+import sys
+
+import supervisor
+
+import memgauge_drive as _d
+import web_screen
+
+app = None
+_disp = None
+_seen = -1
+_lost = None  # (hw, three, err) from a MemoryError until the notice is shown
+
+
+def setup(seeded, entropy, width, height, feather=False):
+    """Before the stand-ins' base is read: ``seeded`` -> CPython's random
+    (the simulator's sequence for PISTI_SEED); os.urandom from ``entropy``
+    (a file of random bytes from the browser's crypto); ``feather``: the
+    Feather RP2040's pins as ``board`` (the FeatherWing profile)."""
+    if feather:
+        import web_board_feather
+        sys.modules["board"] = web_board_feather
+    if seeded:
+        import web_random
+        sys.modules["random"] = web_random
+    web_screen.prepare(width, height)
+    import web_gc
+    sys.modules["gc"] = web_gc  # gc.mem_free() as the board reports it
+    with open(entropy, "rb") as f:
+        pool = bytearray(f.read())
+    at = [0]
+
+    def urandom(n):
+        # the pool is stirred with the random module once used up (it is big)
+        i = at[0]
+        if i + n > len(pool):
+            import random
+            for k in range(len(pool)):
+                pool[k] ^= random.getrandbits(8)
+            i = 0
+        at[0] = i + n
+        return bytes(pool[i:i + n])
+
+    os.urandom = urandom
+
+
+def boot(reloaded=False):
+    """Power on (or, ``reloaded``, the restart after out of memory: straight
+    back into the saved game): /code.py as __main__, with pisti_app.run()
+    returning after its boot()."""
+    global app, _disp, _seen
+    try:
+        if reloaded:
+            supervisor.runtime.run_reason = supervisor.RunReason.SUPERVISOR_RELOAD
+        import pisti_app
+        pisti_app.run = _run
+        with open("/code.py") as f:
+            src = f.read()
+        exec(compile(src, "code.py", "exec"), {"__name__": "__main__", "__file__": "/code.py"})
+        del src
+        app = _d.app = pisti_app.current
+        _disp = app.display
+        _seen = -1
+        return _frame(0)
+    except BaseException as e:  # pylint: disable=broad-except
+        # out of memory while booting is not caught on the board either (run()
+        # catches it around the ticks only): a traceback
+        return _d._fail(e)  # -2: out of memory (the page tries again, imports split off)
+
+
+def _run():
+    import pisti_app
+    pisti_app.boot(pisti_app._reloaded())
+
+
+def _frame(r):
+    global _seen
+    n = _disp.refreshes
+    if n != _seen:
+        _seen = n
+        web_screen.render(_disp)
+        r |= 1
+    return r
+
+
+def step(ms):
+    """``ms`` of time, then one App.tick(). Returns bits: 1 a new frame in
+    /frame.bin, 2 app.idle(); -2 out of memory (the app is dropped: call
+    notice() next), -3 an exception (its traceback in ``error()``), -4
+    microcontroller.reset()."""
+    global app, _lost
+    supervisor.advance(ms)
+    try:
+        app.tick()
+        r = _frame(0)
+        if app.idle():
+            r |= 2
+    except MemoryError as e:
+        # as pisti_app.run(): what the notice needs, the rest of the app goes
+        hw = app.hw
+        _lost = (hw, app.input.three, e)
+        app.stack = []
+        app.session = None
+        app = _d.app = None
+        import pisti_app
+        pisti_app.current = None
+        gc.collect()  # runs on the way back to JS
+        return -2
+    except BaseException as e:  # pylint: disable=broad-except
+        return _d._fail(e)
+    gc.collect()
+    return r
+
+
+class _Shown(Exception):
+    pass
+
+
+def _wait():
+    raise _Shown()
+
+
+def notice():
+    """The firmware's out-of-memory notice (pisti_app.oom.out_of_memory),
+    left when it starts waiting for OK (JS waits, then restarts the VM).
+    Returns the OK key's number, or < 0 as step()."""
+    global _lost, _disp
+    hw, three, err = _lost
+    _lost = None
+    q = hw.keys.events
+    real = q.get
+
+    def get():
+        if not q._q:
+            _wait()
+        return real()
+
+    q.get = get
+    try:
+        from pisti_app.oom import out_of_memory
+        out_of_memory(hw, three, err)
+    except _Shown:
+        pass
+    except MemoryError:
+        return -2
+    except BaseException as e:  # pylint: disable=broad-except
+        return _d._fail(e)
+    _disp = hw.display
+    _frame(0)
+    return hw.key_names.index("B" if three else "A")
+
+
+def error():
+    return _d.error
+
+
+def press(k, down):
+    _d.press(k, down)
+
+
+def status():
+    """For tests: the screen's and the session's state (memgauge_drive's)."""
+    import pisti_app
+    cur = pisti_app.current
+    if cur is not None and not hasattr(cur, "tick"):
+        import json
+        return json.dumps(cur.status())  # the out-of-memory notice
+    return _d.status()
+
+
+def mem():
+    return gc.mem_alloc()
+
+
+def free():
+    return _d.free()
+
+
+def load(name):
+    return _d.load(name)
+
+
+# -- the modules each call imports, also those whose import ran out of memory
+# (the page imports them first, one call each, when it runs the call again).
+# The hook is small: one more Python frame an import level, and the board's
+# 2 KB pystack has little to spare; names are worked out only when asked.
+_orig = None
+_imports = []
+
+
+def _hook(name, g=None, l=None, fromlist=(), level=0):
+    s = _imports
+    s.append(name)
+    s.append(g)
+    s.append(level)
+    s.append(fromlist)
+    return _orig(name, g, l, fromlist, level)
+
+
+def record():
+    global _orig
+    import builtins
+    _orig = builtins.__import__
+    builtins.__import__ = _hook
+
+
+def forget():
+    del _imports[:]
+
+
+def taken():
+    """The modules the calls since forget() imported (and submodules their
+    ``from`` imports may have meant), parents first, comma separated."""
+    out = []
+    s = _imports
+    for k in range(0, len(s), 4):
+        name, g, level, fl = s[k], s[k + 1], s[k + 2], s[k + 3]
+        full = name
+        if level:
+            p = g["__name__"] if "__path__" in g else g["__name__"].rpartition(".")[0]
+            for _ in range(level - 1):
+                p = p.rpartition(".")[0]
+            full = p + "." + name if name else p
+        i = 0
+        while i >= 0:
+            i = full.find(".", i + 1)
+            c = full if i < 0 else full[:i]
+            if c not in out:
+                out.append(c)
+        if isinstance(fl, tuple):
+            for f in fl:
+                c = full + "." + f
+                if f != "*" and c not in out and (c in sys.modules or full in sys.modules and
+                                                  not hasattr(sys.modules[full], f)):
+                    out.append(c)
+    del s[:]
+    return ",".join(out)
+
+
+def collect():
+    gc.collect()  # runs on the way back to JS
