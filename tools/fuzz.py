@@ -281,12 +281,8 @@ class FuzzDriver(ScriptDriver):
 
     def update(self, session, now):
         if self.holding is None:
-            if self.since is None:
-                self.since = now
-            if now - self.since < self.wait_ms:
-                quiet = now - max(session.last_frame_ms, self.since)
-                if not session.settled(quiet, self.idle_ms):
-                    return
+            if not self.ready(session, now):
+                return
             self.fuzzer.check(session)
             if self.index >= len(self.steps):
                 if self.replay or self.index >= self.boot.presses or self.fuzzer.left() <= 0:

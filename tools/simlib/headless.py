@@ -36,6 +36,17 @@ class ScriptDriver:
         self.since = None  # when the current settle began
         self.log = []  # (ms, "press"/"release", name)
 
+    def ready(self, session, now):
+        """Whether the next step may come (no button held): the firmware has
+        settled, or ``wait_ms`` has passed since the last step."""
+        if self.since is None:
+            self.since = now
+        if now - self.since < self.wait_ms:
+            quiet = now - max(session.last_frame_ms, self.since)
+            if not session.settled(quiet, self.idle_ms):
+                return False
+        return True
+
     def update(self, session, now):
         """Called after every device sleep."""
         if self.holding is not None:
@@ -45,12 +56,8 @@ class ScriptDriver:
                 self.holding = None
                 self.since = now
             return
-        if self.since is None:
-            self.since = now
-        if now - self.since < self.wait_ms:
-            quiet = now - max(session.last_frame_ms, self.since)
-            if not session.settled(quiet, self.idle_ms):
-                return
+        if not self.ready(session, now):
+            return
         if self.index >= len(self.steps):
             raise ScriptDone("key script done")
         name, hold = self.steps[self.index]
