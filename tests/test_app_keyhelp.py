@@ -13,7 +13,7 @@ import re
 import pytest
 
 from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_app_yedili import GoOut, find_muamele_position
+from test_app_yedili import GoOut, muamele_session
 from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 
 from pisti_app import rules_en, rules_tr, str_en, str_tr
@@ -147,15 +147,7 @@ def _shown(d, keys):
     out["keys_leave"] = st["keys"]
     d.press(keys["ok"])  # leave (T-4)
     # Pis Yedili: the Muamele pick row after a bot goes out (Y-15), then the breakdown.
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
-    from pisti_core.match import Match  # pylint: disable=import-outside-toplevel
-
-    deck, acts = find_muamele_position()
-    m = Match("yedili", 4, None, dealer=1)
-    s = GameSession(m, [None, "usta", "usta", "usta"])
-    h = m.deal(deck)
-    for a in acts:
-        h.apply(a)
+    s, h = muamele_session()
     app.play_session(s)
     app.bots[h.turn] = GoOut()
     st = d.wait(lambda s: s.get("focus") == "pick" and not s["toast"], 30000)

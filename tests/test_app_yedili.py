@@ -133,6 +133,20 @@ def find_muamele_position(players=4, tries=400):
     raise AssertionError("no position found")
 
 
+def muamele_session():
+    """The position of :func:`find_muamele_position` as a 4-player session
+    against Usta (dealer 1), not yet played: (session, its hand)."""
+    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
+
+    deck, acts = find_muamele_position()
+    m = Match("yedili", 4, None, dealer=1)
+    s = GameSession(m, [None, "usta", "usta", "usta"])
+    h = m.deal(deck)
+    for a in acts:
+        h.apply(a)
+    return s, h
+
+
 class GoOut:
     """An outside bot (the app.bots hook) that plays its last card."""
 
@@ -143,16 +157,9 @@ class GoOut:
 
 
 def test_muamele_pick_row_after_a_bot_goes_out(device):
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
-
-    deck, acts = find_muamele_position()
     d = device(PISTI_DELAY=100, PISTI_SEED=9)
     d.press("A")
-    m = Match("yedili", 4, None, dealer=1)
-    s = GameSession(m, [None, "usta", "usta", "usta"])
-    h = m.deal(deck)
-    for a in acts:
-        h.apply(a)
+    s, h = muamele_session()
     winner = h.turn
     sevens = sum(1 for c in h.hand(0) if (c % 52) >> 2 == 6)
     d.app.play_session(s)

@@ -101,18 +101,11 @@ def test_the_persons_draw_and_pass_are_in_the_second_person(device, lang, drew, 
 
 def test_the_persons_muamele_pick_is_in_the_second_person(device):
     """Y-15: the person's pick reads "7\u2663 çektin", not "Sen: 7\u2663 çekti"."""
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
-    from pisti_core.match import Match  # pylint: disable=import-outside-toplevel
-    from test_app_yedili import GoOut, find_muamele_position, move_cursor  # pylint: disable=import-outside-toplevel
+    from test_app_yedili import GoOut, move_cursor, muamele_session  # pylint: disable=import-outside-toplevel
 
-    deck, acts = find_muamele_position()
     d = device(PISTI_DELAY=100, PISTI_SEED=9, PISTI_LANG="tr")
     d.press("A")
-    m = Match("yedili", 4, None, dealer=1)
-    s = GameSession(m, [None, "usta", "usta", "usta"])
-    h = m.deal(deck)
-    for a in acts:
-        h.apply(a)
+    s, h = muamele_session()
     winner = h.turn
     d.app.play_session(s)
     d.app.bots[winner] = GoOut()
