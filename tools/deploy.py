@@ -10,7 +10,9 @@ bundle folder with ``--bundle``), copies ``pisti_core/``, the project's
 a temporary name and renamed into place) and ``code.py`` last, fills in the
 keys ``settings.toml`` lacks, and records what it placed in
 ``/.pisti-manifest.json`` so that files dropped from the project are removed
-next time while files it did not put there are never touched.
+next time while files it did not put there are never touched. With
+``--offline`` the libraries come from the project's own environment instead
+(``.venv``: the versions tools/requirements.txt pins, deploylib/envlibs.py).
 
 Before it copies the game it checks, and stops with one clear message
 (``--force``: a warning) when: the board profile contradicts the Board ID
@@ -43,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools.deploylib import DeployError, boards, imports, mpyfile, settings_check  # noqa: E402
+from tools.deploylib import DeployError, boards, envlibs, imports, mpyfile, settings_check  # noqa: E402
 from tools.deploylib import skipped as _skipped  # noqa: E402
 from tools.deploylib.drives import find_drives  # noqa: E402
 from tools.deploylib.libs import (  # noqa: E402,F401 (library_name: for tests)
@@ -56,6 +58,8 @@ from tools.deploylib.settings import (  # noqa: E402,F401
 
 BOARDS_DIR = ROOT / "tools" / "boards"
 REQUIREMENTS = ROOT / "tools" / "requirements-device.txt"
+PINS = ROOT / "tools" / "requirements.txt"  # the desktop pins: --offline takes the libraries from VENV
+VENV = ROOT / ".venv"
 
 MANIFEST_NAME = ".pisti-manifest.json"
 TMP_PREFIX = ".pisti-tmp-"
@@ -339,8 +343,9 @@ class Plan:
     profile: str = ""
     py_sources: dict[str, Path] = field(default_factory=dict)  # a compiled module's .py
     bundle: Path | None = None
+    env: envlibs.Env | None = None  # --offline: the libraries come from the project's environment
+    lib_versions: list[str] = field(default_factory=list)  # "dist version" of each, from env
     force: bool = False
-    offline: bool = False
     checked: int | None = None  # files whose imports were checked (None: not yet)
     missing: dict[str, str] = field(default_factory=dict)  # kept with --force
 
@@ -374,7 +379,7 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
         raise DeployError(f"nothing to deploy: {source_root} has no code.py, pisti_core/, lib/ or assets/")
     if ENTRY not in sources:
         plan.warnings.append(f"the project at {source_root} has no code.py yet, so the board will not start the game")
-    plan.force, plan.offline, plan.profile = args.force, args.offline, args.profile
+    plan.force, plan.profile = args.force, args.profile
     if args.mpy_cross:
         version, warnings = check_mpy_cross(args.mpy_cross, info.major if info else 0, force=args.force)
         out(f"  mpy-cross: {version}")
@@ -400,7 +405,10 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
             bundle = plan.bundle = Path(args.bundle)
             files, plan.libs, plan.libs_skipped = bundle_files(
                 bundle, names, info.major if info else 0, info.version if info else "")
-            _plan_bundle_files(plan, files, sources, info)
+            _plan_lib_files(plan, files, sources, info)
+        elif args.offline:
+            plan.env = envlibs.Env.open(VENV, PINS)
+            _plan_env_libs(plan, names, sources, info)
         else:
             circup = find_circup()
             if circup is None and not args.dry_run:
@@ -411,8 +419,7 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
             if info is None and not args.dry_run:
                 raise DeployError("circup needs the board's boot_out.txt: use --bundle DIR or --no-libs with --force")
             plan.circup = circup_command(
-                drive, Path(args.requirements), circup=circup or "circup",
-                offline=args.offline, upgrade=args.upgrade_libs,
+                drive, Path(args.requirements), circup=circup or "circup", upgrade=args.upgrade_libs,
             )
             plan.libs = names
 
@@ -508,22 +515,57 @@ def _refuse(plan: Plan, problems: list[str], fix: str, done: str = "Nothing was 
     raise DeployError(f"{head}\n{done} Fix: {fix} (or pass --force to deploy anyway)")
 
 
-def _plan_bundle_files(plan: Plan, files: dict[str, Path], sources: dict, info: BootInfo | None) -> None:
-    """Add bundle files to the plan, refusing .mpy files the board cannot load."""
-    bad = check_mpy_files(files, info, "from the bundle")
+def lib_source(plan: Plan) -> str:
+    """Where the library files deploy copies come from, for messages."""
+    return envlibs.LABEL if plan.env else "the bundle"
+
+
+def _plan_lib_files(plan: Plan, files: dict[str, Path], sources: dict, info: BootInfo | None) -> None:
+    """Add library files (bundle or environment) to the plan, refusing .mpy files the board cannot load."""
+    bad = check_mpy_files(files, info, "from " + lib_source(plan))
     if bad:
         major = info.major if info else 0
-        _refuse(plan, bad, f"use {bundle_name(major)} from https://circuitpython.org/libraries")
+        _refuse(plan, bad, f"use {bundle_name(major)} from https://circuitpython.org/libraries"
+                + (" with --bundle DIR" if plan.env else ""))
     placed = {rel for rel, _src, _why in plan.lib_copies} | set(plan.lib_unchanged)
     for rel, src in sorted(files.items()):
         if rel in placed:
             continue
         if rel in sources:
-            raise DeployError(f"the project's {rel} has the same name as a bundle library; rename it")
+            raise DeployError(f"the project's {rel} has the same name as a library from {lib_source(plan)}; "
+                              "rename it")
         if same_content(src, plan.drive / rel):
             plan.lib_unchanged.append(rel)
         else:
             plan.lib_copies.append((rel, src, "changed" if (plan.drive / rel).exists() else "new"))
+        if rel.endswith(".py") and (plan.drive / (rel[:-3] + ".mpy")).is_file():
+            plan.warnings.append(f"{rel[:-3]}.mpy on the drive is no longer used: the {rel} from "
+                                 f"{lib_source(plan)} comes first (CircuitPython imports .py first); delete it "
+                                 "to free the space")
+
+
+def _plan_env_libs(plan: Plan, names: list[str], sources: dict, info: BootInfo | None) -> list[str]:
+    """--offline: add the libraries ``names`` from the project's environment; returns those added.
+
+    A library that is not pinned, not installed, installed in another version
+    than the pin or changed since pip installed it is refused (--force: a
+    warning, and the import check decides whether the board misses it).
+    """
+    env = plan.env
+    files, found, problems, to_install = env.files(names)
+    if problems:
+        fixes = []
+        if to_install:
+            fixes.append(f"{env.pip(to_install)} (or bash tools/setup.sh), which needs the network once")
+        fixes.append(f"use --bundle DIR with {bundle_name(info.major if info else 0)}, or deploy with the network "
+                     "(without --offline)")
+        _refuse(plan, problems, "; or ".join(fixes))
+    added = [name for name in names if any(rel == f"lib/{name}" or rel.startswith((f"lib/{name}/", f"lib/{name}."))
+                                          for rel in files)]
+    plan.libs.extend(n for n in added if n not in plan.libs)
+    plan.lib_versions.extend(v for v in found if v not in plan.lib_versions)
+    _plan_lib_files(plan, files, sources, info)
+    return added
 
 
 def _plan_settings(plan: Plan, args, drive: Path, old_profile: str | None) -> None:
@@ -567,7 +609,8 @@ def drive_files(drive: Path) -> tuple[dict[str, Path], set[str]]:
 def check_imports(plan: Plan, info: BootInfo | None, planned: bool) -> dict[str, str]:
     """Walk the device code's imports over the drive as it will be; returns what is missing.
 
-    With a bundle, missing libraries it holds are added to the plan; what
+    With a bundle (or --offline, the project's environment), missing
+    libraries it holds are added to the plan; what
     stays missing (or a library .mpy the board cannot load) stops the
     deploy. ``planned``: before anything is written (bundle, --no-libs), else
     after circup ran (then the caller decides what to do with the result).
@@ -613,7 +656,11 @@ def check_imports(plan: Plan, info: BootInfo | None, planned: bool) -> dict[str,
             if have:
                 extra, found, _skip = bundle_files(plan.bundle, have)
                 plan.libs.extend(n for n in found if n not in plan.libs)
-                _plan_bundle_files(plan, extra, plan.files, info)
+                _plan_lib_files(plan, extra, plan.files, info)
+                continue
+        if plan.env is not None:
+            have = [top for top in sorted({m.split(".", 1)[0] for m in missing}) if plan.env.has(top)]
+            if have and _plan_env_libs(plan, have, plan.files, info):
                 continue
         _refuse(plan, missing_messages(plan, missing), missing_fix(plan, missing))
         return missing
@@ -625,6 +672,8 @@ def _warn_once(plan: Plan):
 
 def missing_messages(plan: Plan, missing: dict[str, str]) -> list[str]:
     where = f" and not in the bundle at {plan.bundle}" if plan.bundle else ""
+    if plan.env:
+        where = f" and not pinned in {plan.env.shown} and installed in {envlibs.LABEL}"
     return [
         f"the board would stop at 'import {name}' (in {rel}): {name.split('.', 1)[0]} is not on the drive{where}"
         for name, rel in sorted(missing.items())
@@ -633,7 +682,10 @@ def missing_messages(plan: Plan, missing: dict[str, str]) -> list[str]:
 
 def missing_fix(plan: Plan, missing: dict[str, str]) -> str:
     tops = sorted({name.split(".", 1)[0] for name in missing})
-    first = "deploy without --no-libs, or " if plan.circup is None and plan.bundle is None else ""
+    first = "deploy without --no-libs, or " if plan.circup is None and plan.bundle is None and not plan.env else ""
+    pinned = [plan.env.pins[top] for top in tops if plan.env and top in plan.env.pins]
+    if pinned:
+        first = plan.env.pip([f"{dist}=={version}" for dist, version in pinned]) + ", or "
     return (f"{first}circup --path {plan.drive} install {' '.join(tops)}, or copy {', '.join(tops)} from the "
             f"lib/ folder of {bundle_name(plan.info.major if plan.info else 0)} into {plan.drive / 'lib'}")
 
@@ -707,8 +759,7 @@ def _execute(plan: Plan, runner: Runner, out, done: set[str]) -> None:
         if missing:
             tops = sorted({name.split(".", 1)[0] for name in missing})
             out(f"  not on the drive after circup: {', '.join(sorted(missing))}; installing {', '.join(tops)}")
-            run_circup(circup_command(drive, None, circup=plan.circup[0], offline=plan.offline, names=tops),
-                       runner, out)
+            run_circup(circup_command(drive, None, circup=plan.circup[0], names=tops), runner, out)
             missing = check_imports(plan, plan.info, planned=False)
         if missing:
             problems = missing_messages(plan, missing)
@@ -733,7 +784,7 @@ def _execute(plan: Plan, runner: Runner, out, done: set[str]) -> None:
     for rel, src, why in plan.lib_copies:
         (drive / rel).parent.mkdir(parents=True, exist_ok=True)
         atomic_write(drive / rel, src)
-        out(f"  copied  {rel} ({why}, from the bundle)")
+        out(f"  copied  {rel} ({why}, from {lib_source(plan)})")
     entry = None
     for rel, src, why in plan.copies:
         if rel == ENTRY:
@@ -759,7 +810,7 @@ def describe(plan: Plan, out, dry_run: bool) -> None:
     if plan.circup:
         out(f"  {would}run: " + " ".join(plan.circup))
     for rel, _src, why in plan.lib_copies:
-        out(f"  {would}copy {rel} ({why}, from the bundle)")
+        out(f"  {would}copy {rel} ({why}, from {lib_source(plan)})")
     for rel in plan.removals:
         out(f"  {would}remove {rel}")
     for rel, _src, why in plan.copies:
@@ -784,8 +835,9 @@ def summary(plan: Plan, dry_run: bool) -> str:
         libs = f"libs: {verb}installed with circup ({', '.join(plan.libs)})"
     elif plan.libs:
         libs = (
-            f"libs: {len(plan.lib_copies)} files {verb}copied, {len(plan.lib_unchanged)} unchanged "
-            f"from the bundle ({', '.join(plan.libs)})"
+            f"libs: {len(plan.lib_copies)} file{'' if len(plan.lib_copies) == 1 else 's'} {verb}copied, "
+            f"{len(plan.lib_unchanged)} unchanged from {lib_source(plan)}"
+            + (f", as pinned ({', '.join(plan.lib_versions)})" if plan.env else f" ({', '.join(plan.libs)})")
         )
     else:
         libs = "libs: skipped"
@@ -949,7 +1001,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="install device libraries from an extracted adafruit-circuitpython-bundle-<N>.x-mpy "
                       "folder, N the board's CircuitPython major version (no network)")
     libs.add_argument("--no-libs", action="store_true", help="do not install device libraries")
-    parser.add_argument("--offline", action="store_true", help="pass --offline to circup (cached bundles only)")
+    parser.add_argument("--offline", action="store_true",
+                        help="no network: install the device libraries from the project's environment (.venv, "
+                        "the versions tools/requirements.txt pins) instead of with circup")
     parser.add_argument("--upgrade-libs", action="store_true", help="let circup upgrade installed libraries")
     parser.add_argument("--requirements", default=str(REQUIREMENTS), metavar="FILE",
                         help="device library list (default: tools/requirements-device.txt)")

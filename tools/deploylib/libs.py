@@ -129,14 +129,11 @@ def find_circup() -> str | None:
 
 
 def circup_command(
-    drive: Path, requirements: Path | None, *, circup: str = "circup", offline: bool = False,
-    upgrade: bool = False, names: list[str] | None = None,
+    drive: Path, requirements: Path | None, *, circup: str = "circup", upgrade: bool = False,
+    names: list[str] | None = None,
 ) -> list[str]:
     """The circup command line that installs the requirements (or the named libraries) onto the drive."""
-    cmd = [circup, "--path", str(drive)]
-    if offline:
-        cmd.append("--offline")
-    cmd += ["install"]
+    cmd = [circup, "--path", str(drive), "install"]
     if upgrade:
         cmd.append("--upgrade")
     cmd += list(names) if names else ["-r", str(requirements)]
@@ -176,6 +173,7 @@ def run_circup(cmd: list, runner: Runner, out) -> None:
             said = f"; circup said: {last[:200]}"
     raise DeployError(
         f"circup failed (exit status {status}){said}. Nothing of the game was copied. Check the network, "
+        "or pass --offline to install the pinned libraries from the project's environment (.venv), "
         "or install from a downloaded bundle with --bundle DIR, or skip libraries with --no-libs"
         + ("; --verbose shows circup's whole output" if output is not None else "")
     )
