@@ -1,7 +1,9 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
 """Tests for tools/deploy.py against fake CIRCUITPY folders (no board, no network)."""
+import base64
 import errno
+import hashlib
 import importlib.util
 import json
 import os
@@ -500,12 +502,8 @@ def test_circup_command_line(drive, project, capsys, monkeypatch):
     assert status == 0, err
     assert calls == [["/venv/bin/circup", "--path", str(drive), "install", "-r", str(deploy.REQUIREMENTS)]]
     calls.clear()
-    run(capsys, "--to", drive, "--source", project, "--offline", "--upgrade-libs",
-        runner=lambda cmd: calls.append(cmd) or 0)
-    assert calls == [[
-        "/venv/bin/circup", "--path", str(drive), "--offline", "install", "--upgrade",
-        "-r", str(deploy.REQUIREMENTS),
-    ]]
+    run(capsys, "--to", drive, "--source", project, "--upgrade-libs", runner=lambda cmd: calls.append(cmd) or 0)
+    assert calls == [["/venv/bin/circup", "--path", str(drive), "install", "--upgrade", "-r", str(deploy.REQUIREMENTS)]]
 
 
 def test_circup_failure_changes_nothing(drive, project, capsys, monkeypatch):
@@ -933,7 +931,8 @@ def test_circup_without_network_gives_one_clear_message(drive, project, tmp_path
     assert status == 1
     assert err == (
         "error: circup failed (exit status 1); circup could not reach github.com (no network?). Nothing of the "
-        "game was copied. Check the network, or install from a downloaded bundle with --bundle DIR, or skip "
+        "game was copied. Check the network, or pass --offline to install the pinned libraries from the "
+        "project's environment (.venv), or install from a downloaded bundle with --bundle DIR, or skip "
         "libraries with --no-libs; --verbose shows circup's whole output\n")
     assert "Traceback" not in out + err
     assert snapshot(drive) == before
@@ -975,6 +974,172 @@ def test_readme_shows_the_output_deploy_prints(tmp_path, capsys, monkeypatch):
     assert first == example[example.index("    circup: ...") + 1]
     assert lines[-2] == example[-2]  # code.py last
     assert shape(lines[-1]) == shape(example[-1]) and example[-1].startswith("Summary: ")
+
+
+# ---------------------------------------------------------------- --offline: the project's environment
+
+DRIVER_DIST = "adafruit-circuitpython-displayio-ssd1306"
+
+
+def pinned_version(dist):
+    """The version tools/requirements.txt pins for a distribution."""
+    for line in (ROOT / "tools" / "requirements.txt").read_text().splitlines():
+        if line.lower().startswith(dist.lower() + "=="):
+            return line.split("==", 1)[1].strip()
+    raise AssertionError(dist + " is not pinned")
+
+
+def fake_venv(tmp_path, dists):
+    """A virtual environment as pip leaves it: for each (distribution, version, {file: bytes}) a
+    dist-info folder (METADATA, RECORD with sha256 digests) beside the files."""
+    venv = tmp_path / "venv"
+    site = venv / "lib" / "python3.11" / "site-packages"
+    site.mkdir(parents=True)
+    (venv / "bin").mkdir()
+    (venv / "bin" / "python").write_text("")
+    for dist, version, files in dists:
+        info = f"{dist.replace('-', '_')}-{version}.dist-info"
+        (site / info).mkdir()
+        (site / info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")
+        record = []
+        for rel, data in files.items():
+            (site / rel).parent.mkdir(parents=True, exist_ok=True)
+            (site / rel).write_bytes(data)
+            sha = hashlib.sha256(data).digest()
+            record.append(f"{rel},sha256={base64.urlsafe_b64encode(sha).rstrip(b'=').decode()},{len(data)}")
+        record += [f"{info}/METADATA,,", f"{info}/RECORD,,"]
+        (site / info / "RECORD").write_text("\n".join(record) + "\n")
+    return venv
+
+
+def test_offline_installs_the_pinned_driver_from_the_projects_environment(drive, project, capsys, monkeypatch):
+    """No network, no bundle ever downloaded, not even circup: the display driver comes from the
+    project's .venv (the version tools/requirements.txt pins), not from circup."""
+    monkeypatch.setattr(deploy, "find_circup", lambda: None)
+    (project / "lib" / "app" / "screens.py").write_text("import adafruit_displayio_ssd1306\nSCREENS = 3\n")
+    calls = []
+    before = snapshot(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline", "--dry-run",
+                           runner=calls.append)
+    assert status == 0, err
+    assert "  would copy lib/adafruit_displayio_ssd1306.py (new, from the project's environment)\n" in out
+    assert snapshot(drive) == before
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline", runner=calls.append)
+    assert status == 0, err
+    assert calls == []  # circup never runs
+    driver = drive / "lib" / "adafruit_displayio_ssd1306.py"
+    assert driver.read_bytes() == real_library("adafruit_displayio_ssd1306").read_bytes()
+    assert "  copied  lib/adafruit_displayio_ssd1306.py (new, from the project's environment)\n" in out
+    version = pinned_version(DRIVER_DIST)
+    assert (f"libs: 1 file copied, 0 unchanged from the project's environment, as pinned ({DRIVER_DIST} "
+            f"{version}); ") in out
+    assert re.search(r"imports: \d+ modules checked, none missing\.", out)
+    assert (drive / "lib" / "adafruit_ticks.mpy").read_bytes() == b"user-installed library"
+    assert "adafruit_displayio_ssd1306" in json.loads((drive / deploy.MANIFEST_NAME).read_text())["device_libs"]
+    before = snapshot(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline", runner=calls.append)
+    assert status == 0 and "libs: 0 files copied, 1 unchanged from the project's environment" in out
+    assert snapshot(drive) == before
+
+
+def test_offline_names_what_is_missing_and_changes_nothing(drive, project, tmp_path, capsys, monkeypatch):
+    version = pinned_version(DRIVER_DIST)
+    driver = real_library("adafruit_displayio_ssd1306").read_bytes()
+    before = snapshot(drive)
+    # Not installed at all.
+    venv = fake_venv(tmp_path / "none", [])
+    monkeypatch.setattr(deploy, "VENV", venv)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline")
+    assert status == 1
+    assert err == (
+        f"error: {DRIVER_DIST}=={version} (pinned in tools/requirements.txt) is not installed in the project's "
+        f"environment ({venv})\nNothing was changed. Fix: {venv / 'bin' / 'python'} -m pip install "
+        f"{DRIVER_DIST}=={version} (or bash tools/setup.sh), which needs the network once; or use --bundle DIR "
+        "with adafruit-circuitpython-bundle-9.x-mpy-YYYYMMDD.zip, or deploy with the network (without --offline) "
+        "(or pass --force to deploy anyway)\n")
+    assert snapshot(drive) == before
+    # Another version than the pin.
+    venv = fake_venv(tmp_path / "old", [(DRIVER_DIST, "1.2.3", {"adafruit_displayio_ssd1306.py": driver})])
+    monkeypatch.setattr(deploy, "VENV", venv)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline")
+    assert status == 1
+    assert err.startswith(
+        f"error: the project's environment ({venv}) has {DRIVER_DIST} 1.2.3, but tools/requirements.txt pins "
+        f"{version}\nNothing was changed. Fix: {venv / 'bin' / 'python'} -m pip install {DRIVER_DIST}=={version} ")
+    assert snapshot(drive) == before
+    # The pinned version, but its file edited since pip installed it.
+    venv = fake_venv(tmp_path / "edited", [(DRIVER_DIST, version, {"adafruit_displayio_ssd1306.py": driver})])
+    site = venv / "lib" / "python3.11" / "site-packages"
+    (site / "adafruit_displayio_ssd1306.py").write_bytes(driver + b"# mine\n")
+    monkeypatch.setattr(deploy, "VENV", venv)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline")
+    assert status == 1
+    assert err.startswith(
+        f"error: adafruit_displayio_ssd1306.py of {DRIVER_DIST} {version} in the project's environment ({venv}) "
+        "differs from what pip installed (its RECORD)\nNothing was changed. Fix: "
+        f"{venv / 'bin' / 'python'} -m pip install --force-reinstall {DRIVER_DIST}=={version} ")
+    assert snapshot(drive) == before
+    # A device library the desktop pins do not list.
+    reqs = tmp_path / "more.txt"
+    reqs.write_text("adafruit_displayio_ssd1306\nadafruit_motor\n")
+    monkeypatch.setattr(deploy, "VENV", ROOT / ".venv")
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline", "--requirements", reqs)
+    assert status == 1
+    assert err.startswith("error: adafruit_motor is not pinned (name==version) in tools/requirements.txt, so "
+                          "deploy cannot take it from the project's environment\n")
+    assert snapshot(drive) == before
+    # --force: a warning, and the import check names what the board would miss.
+    (project / "lib" / "app" / "screens.py").write_text("import adafruit_displayio_ssd1306\n")
+    monkeypatch.setattr(deploy, "VENV", tmp_path / "none" / "venv")
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline", "--force")
+    assert status == 0
+    assert f"warning: {DRIVER_DIST}=={version} (pinned in tools/requirements.txt) is not installed" in err
+    assert "MISSING adafruit_displayio_ssd1306 (--force)" in out
+
+
+def test_offline_brings_what_the_library_imports_too(drive, project, tmp_path, capsys, monkeypatch):
+    """A library's own import is found in the environment when the desktop pins list it (adafruit_ticks)."""
+    (drive / "lib" / "adafruit_ticks.mpy").unlink()
+    (project / "lib" / "app" / "screens.py").write_text("import adafruit_displayio_ssd1306\n")
+    driver = b"import adafruit_ticks\nfrom busdisplay import BusDisplay\n"
+    ticks = real_library("adafruit_ticks").read_bytes()
+    venv = fake_venv(tmp_path, [
+        (DRIVER_DIST, pinned_version(DRIVER_DIST), {"adafruit_displayio_ssd1306.py": driver}),
+        ("adafruit-circuitpython-ticks", pinned_version("adafruit-circuitpython-ticks"), {"adafruit_ticks.py": ticks}),
+    ])
+    monkeypatch.setattr(deploy, "VENV", venv)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline")
+    assert status == 0, err
+    assert (drive / "lib" / "adafruit_ticks.py").read_bytes() == ticks
+    assert "libs: 2 files copied, 0 unchanged from the project's environment, as pinned (" in out
+    assert "none missing" in out
+
+
+def test_offline_and_the_mpy_files_on_the_drive(drive, project, tmp_path, capsys, monkeypatch):
+    """The environment's .py loads on CircuitPython 9 and 10 alike; a driver .mpy circup left is then
+    hidden (the board imports .py first): a warning. A .mpy the board cannot load is refused, from the
+    environment as from a bundle."""
+    good = compiled(tmp_path, real_library("adafruit_displayio_ssd1306").read_bytes(), "adafruit_displayio_ssd1306.py")
+    (drive / "lib" / "adafruit_displayio_ssd1306.mpy").write_bytes(good)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline")
+    assert status == 0, err
+    assert ("warning: lib/adafruit_displayio_ssd1306.mpy on the drive is no longer used: the "
+            "lib/adafruit_displayio_ssd1306.py from the project's environment comes first (CircuitPython imports "
+            ".py first); delete it to free the space\n") in err
+    assert (drive / "lib" / "adafruit_displayio_ssd1306.mpy").read_bytes() == good  # not ours to remove
+    d10 = make_drive(tmp_path / "CP10", boot_out("10.2.1"))
+    assert run(capsys, "--to", d10, "--source", project, "--offline")[0] == 0
+    assert (d10 / "lib" / "adafruit_displayio_ssd1306.py").is_file()
+    old = compiled(tmp_path, "X = 1\n", "adafruit_displayio_ssd1306.py", version=5)
+    venv = fake_venv(tmp_path, [(DRIVER_DIST, pinned_version(DRIVER_DIST), {"adafruit_displayio_ssd1306.mpy": old})])
+    monkeypatch.setattr(deploy, "VENV", venv)
+    before = snapshot(d10)
+    status, out, err = run(capsys, "--to", d10, "--source", project, "--offline")
+    assert status == 1
+    assert err.startswith(
+        "error: lib/adafruit_displayio_ssd1306.mpy (from the project's environment) is a CircuitPython .mpy v5 "
+        "file, which CircuitPython 10.2.1 cannot load: ")
+    assert snapshot(d10) == before
 
 
 # ---------------------------------------------------------------- the real CLI
