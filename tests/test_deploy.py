@@ -1042,6 +1042,24 @@ def test_offline_installs_the_pinned_driver_from_the_projects_environment(drive,
     assert snapshot(drive) == before
 
 
+def test_readme_shows_what_offline_prints(drive, project, tmp_path, capsys, monkeypatch):
+    """README step 4: the pinned version it names, the summary and the error (the driver not installed)."""
+    readme = (ROOT / "README.md").read_text()
+    spec = f"{DRIVER_DIST}=={pinned_version(DRIVER_DIST)}"
+    assert f"`pip install {spec}`" in readme
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline")
+    said = re.search(r"\(`(libs: .*?)`\)", readme, re.S).group(1).replace("\n", " ")
+    assert status == 0 and said in out
+    venv = fake_venv(tmp_path, [])
+    monkeypatch.setattr(deploy, "VENV", venv)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline")
+    example = readme[readme.index("\nerror: " + spec) + 1:]
+    example = example[:example.index("```")].replace("/home/me/pisti/.venv", str(venv)).splitlines()
+    lines = err.splitlines()
+    assert status == 1 and lines[0] == example[0]
+    assert lines[1].startswith(example[1].removesuffix(" ..."))
+
+
 def test_offline_names_what_is_missing_and_changes_nothing(drive, project, tmp_path, capsys, monkeypatch):
     version = pinned_version(DRIVER_DIST)
     driver = real_library("adafruit_displayio_ssd1306").read_bytes()
