@@ -46,7 +46,10 @@ def test_a_bad_setting_gives_the_default_and_a_notice_on_the_splash(device, caps
     st = d.status()
     assert st["screen"] == "splash" and st["notices"] == [shown] and st["message"] == shown
     assert len(shown) <= 25 and check(d.app)
-    assert "settings.toml: %s = %s ignored" % (key, value) in capsys.readouterr().out
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("settings.toml: ")]
+    assert len(said) == 1 and said[0].startswith("settings.toml: %s = %s ignored (the default is used): "
+                                                 % (key, value))
+    assert said[0].count("settings.toml") == 1 and said[0].count(key) == 1  # one clean message (issue 21)
     assert d.rig.problems() == []
     d.run(4500)  # the notice stays 4 s, then the menu
     assert d.status()["screen"] == "menu"
@@ -85,6 +88,41 @@ def test_a_bare_value_getenv_cannot_read_is_named_as_written(tmp_path, monkeypat
         rig.close()
     monkeypatch.setattr(startup, "SETTINGS_FILE", str(tmp_path / "none.toml"))
     assert startup.raw_text("PISTI_SEED") == "?"  # no file to read it from
+
+
+@pytest.mark.parametrize("style", ["int", "str"])
+def test_a_number_is_named_as_written(tmp_path, capsys, style):
+    """Issue 21 item 10: ``PISTI_DISPLAY_ADDR = 0x99`` is named "0x99", not 153, whether
+    getenv parses the bare value (CircuitPython up to early 10.x) or returns its text."""
+    path = tmp_path / "settings.toml"
+    settings_file(path, {"PISTI_DISPLAY_ADDR": 0x99, "PISTI_MEMLOG": 7})
+    path.write_text(path.read_text().replace("= 153", "= 0x99").replace("= 7", "= 0b111  # all of it"))
+    rig = shims.install("pico", settings_path=path, nvm=bytearray(b"\xff" * 4096), getenv_style=style)
+    try:
+        import pisti_app  # pylint: disable=import-outside-toplevel
+
+        app = pisti_app.boot()
+        assert app.status()["notices"] == ["DISPLAY_ADDR=0x99 ignored", "MEMLOG=0b111 ignored"]
+        assert rig.problems() == [] and app.memlog == 0  # the defaults: the display at 0x3C answered
+    finally:
+        rig.close()
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "settings.toml: PISTI_DISPLAY_ADDR = 0x99 ignored (the default is used): 0x3C or 0x3D",
+        "settings.toml: PISTI_MEMLOG = 0b111 ignored (the default is used): 0, 1 or 2"]
+
+
+@pytest.mark.parametrize("buttons,why", [
+    ("garbage", "item 'garbage' is not NAME:PIN, like A:GP14"),
+    ("A:GP99,B:GP15", "item 'A:GP99': GP99 is not a pin of this board"),
+    ("A:GP14,a:GP15", "A is listed twice"),
+    (",", "no buttons listed"),
+])
+def test_a_bad_button_list_is_one_clean_message(device, capsys, buttons, why):
+    """Issue 21 item 10: the console names the file and the key once, then says what is wrong."""
+    d = device(PISTI_BUTTONS=buttons)
+    assert d.app.hw.key_names == ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
+    assert "settings.toml: PISTI_BUTTONS = %s ignored (the default is used): %s\n" % (buttons, why) \
+        in capsys.readouterr().out
 
 
 def test_several_bad_settings_one_notice_each_a_key_shows_the_next(device):

@@ -41,14 +41,17 @@ def parse_buttons(text, board):
             continue
         k = item.find(":")
         if k <= 0 or k == len(item) - 1:
-            raise ValueError("settings.toml: PISTI_BUTTONS item %r is not NAME:PIN" % item)
+            raise ValueError("settings.toml: PISTI_BUTTONS: item %r is not NAME:PIN, like A:GP14" % item)
         name = item[:k].strip().upper()
         if name in names:
-            raise ValueError("settings.toml: PISTI_BUTTONS lists %s twice" % name)
+            raise ValueError("settings.toml: PISTI_BUTTONS: %s is listed twice" % name)
         names.append(name)
-        pins.append(board_pin(board, item[k + 1:].strip(), "PISTI_BUTTONS (" + name + ")"))
+        pin = item[k + 1:].strip()
+        if getattr(board, pin, None) is None:
+            raise ValueError("settings.toml: PISTI_BUTTONS: item %r: %s is not a pin of this board" % (item, pin))
+        pins.append(getattr(board, pin))
     if not names:
-        raise ValueError("settings.toml: PISTI_BUTTONS lists no buttons")
+        raise ValueError("settings.toml: PISTI_BUTTONS: no buttons listed")
     button_map(names)
     return tuple(names), tuple(pins)
 

@@ -76,21 +76,25 @@ class Reader:
 
     def num(self, key, default, ok, why):
         """The setting ``key`` as a whole number for which ``ok(n)`` holds;
-        otherwise (noted, ``why`` saying what it takes) ``default``."""
+        otherwise (noted as written, ``why`` saying what it takes) ``default``."""
         v = self.get(key)
         if v is None:
             return default
+        n = v
         if not isinstance(v, int):
             try:
-                v = int(v, 0)
+                n = int(v, 0)
             except ValueError:
                 self.note(key, v, why)
                 return default
-        v = int(v)  # (True and False)
-        if not ok(v):
-            self.note(key, str(v), why)
+        n = int(n)  # (True and False)
+        if not ok(n):
+            if isinstance(v, int):  # getenv parsed a bare 0x99: the file has it as written
+                w = raw_text(key)
+                v = str(v) if w == "?" else w
+            self.note(key, v, why)
             return default
-        return v
+        return n
 
 
 def parse_start(text):
@@ -153,6 +157,11 @@ def notices(bad, template, short):
     when too long. The full story goes to the serial console."""
     out = []
     for key, value, why in bad:
+        # ``why`` may be a parser's own error, which names the file and key too.
+        if why.startswith("settings.toml: "):
+            why = why[15:]
+        if why.startswith(key):
+            why = why[len(key):].lstrip(" :")
         print("settings.toml: %s = %s ignored (the default is used): %s" % (key, value, why))
         s = key + "=" + value
         tpl = template

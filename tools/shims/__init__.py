@@ -305,6 +305,16 @@ def _wrap_refresh(rig, busdisplay):
     rig._set_attr(busdisplay.BusDisplay, "_refresh_display", _refresh_display)  # pylint: disable=protected-access
 
 
+def _firmware_startup():
+    """The firmware's ``pisti_app.startup`` (it reads ``/settings.toml`` on the
+    board), or None where lib/ is not on the path."""
+    try:
+        import pisti_app.startup as startup  # pylint: disable=import-outside-toplevel
+    except ImportError:
+        return None
+    return startup
+
+
 # pylint: disable=too-many-arguments,too-many-locals
 def install(
     profile="pico",
@@ -388,6 +398,9 @@ def install(
             )
         getenv = settings_mod.make_getenv(settings, getenv_style, os.getenv)
         rig._set_attr(os, "getenv", getenv)  # pylint: disable=protected-access
+        startup = _firmware_startup()
+        if startup is not None:  # a value getenv parsed is named as written in the file: this one
+            rig._set_attr(startup, "SETTINGS_FILE", str(settings_path))  # pylint: disable=protected-access
         if patch_sleep and not realtime:
             real_sleep = time.sleep
 
