@@ -187,3 +187,18 @@ def test_an_outside_bot_is_restarted_after_a_failure(tmp_path):
     assert e.value.line == "junk" and e.value.seat == 0
     assert bot.choose(o) == parse_card(obs_json(o)["legal"][0])  # a fresh process answers
     bot.close()
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_failed_outside_bot_makes_the_exit_status_1(tmp_path, json_out):
+    # Issue 21: every move failed, yet the arena said 0.
+    bad = bot_file(tmp_path, "bad.py", "for line in sys.stdin:\n    print('hello there', flush=True)\n")
+    r = run_cli("--bots", "%s,greedy" % bad, "--deals", "2", "--seed", "1", "--quiet", "--timeout", "5",
+                *(["--json"] if json_out else []))
+    assert r.returncode == 1, r.stdout + r.stderr
+    n = len(json.loads(r.stdout)["errors"]) if json_out else r.stdout.count("  ERROR deal ")
+    assert n >= 2
+    assert r.stderr == "arena: an outside bot failed %d times (%s): the figures count forfeits\n" % (
+        n, "errors in the JSON" if json_out else "the ERROR lines")
+    good = run_cli("--bots", "%s,greedy" % EXAMPLE, "--deals", "1", "--seed", "1", "--quiet")
+    assert good.returncode == 0 and "ERROR" not in good.stdout, good.stdout + good.stderr

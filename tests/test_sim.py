@@ -413,6 +413,58 @@ def test_terminal_mode_in_a_pty():
     assert b"\x1b[?1049l" in out and b"\x1b[?25h" in out
 
 
+CRASHING_BOT = "import sys\nsys.stdin.readline()\nraise RuntimeError('my bot broke here')\n"
+
+
+def test_an_outside_bots_traceback_goes_to_the_bot_log(tmp_path):
+    bot = tmp_path / "crash.py"
+    bot.write_text(CRASHING_BOT)
+    log = tmp_path / "bots.log"
+    code, out, err = run_sim("--headless", "--start", "pisti:2:usta", "--seed", "3", "--bot", "1=" + str(bot),
+                             "--bot-log", str(log))
+    assert code == 1 and "Traceback" not in err, err
+    last = err.splitlines()[-1]
+    assert "in seat 1 stopped (exit code 1)" in last and last.endswith("; its error output is in %s" % log)
+    text = log.read_text()
+    assert text.startswith("--- seat 1: %s (started " % bot)
+    assert "Traceback" in text and "RuntimeError: my bot broke here" in text
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
+def test_in_the_terminal_the_bots_traceback_is_kept_in_a_log_the_message_names():
+    # Issue 21: the interactive simulator's screen clear wiped the bot's traceback.
+    import fcntl  # pylint: disable=import-outside-toplevel
+    import termios  # pylint: disable=import-outside-toplevel
+    import tempfile  # pylint: disable=import-outside-toplevel
+
+    tmp = tempfile.mkdtemp(prefix="pisti-botlog-")
+    bot = os.path.join(tmp, "crash.py")
+    with open(bot, "w", encoding="utf-8") as f:
+        f.write(CRASHING_BOT)
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 132, 0, 0))
+    proc = subprocess.Popen([sys.executable, SIM, "--start", "pisti:2:usta", "--seed", "3", "--bot", "1=" + bot],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, close_fds=True)
+    log = os.path.join(tempfile.gettempdir(), "pisti-bots-%d.log" % proc.pid)
+    try:
+        out = _read_until(master, b"its error output is in " + log.encode(), b"")
+        assert proc.wait(timeout=30) == 1
+        with open(log, encoding="utf-8") as f:
+            text = f.read()
+        assert "RuntimeError: my bot broke here" in text and "Traceback" in text
+        # on the terminal: the one line after the screen is gone, not the traceback
+        assert b"my bot broke here" not in out.split(b"\x1b[?1049l")[-1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
+        shutil.rmtree(tmp, ignore_errors=True)
+        if os.path.exists(log):
+            os.remove(log)
+
+
 def test_play_sh_runs_the_simulator(tmp_path):
     bash = shutil.which("bash")
     if bash is None:

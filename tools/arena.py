@@ -35,6 +35,10 @@ An outside bot that fails (README.md, "Outside bots") loses the match it plays i
 failure is reported with the seat and the offending line, and the deal is
 left out of the hand figures.
 
+Exit status: 0; 1 when an outside bot failed at least once (the ERROR lines,
+``errors`` in the JSON: the figures then count forfeits, not play); 2 for
+bad usage.
+
 Examples::
 
     python tools/arena.py --game pisti --players 2 --bots usta,greedy --deals 1000 --seed 7
@@ -476,6 +480,12 @@ def main(argv=None):
         print(report(res))
         if a.plot:
             print("ladder written to %s" % a.plot)
+    if res["errors"]:
+        sys.stdout.flush()
+        n = len(res["errors"])
+        sys.stderr.write("arena: an outside bot failed %d time%s (%s): the figures count forfeits\n"
+                         % (n, "" if n == 1 else "s", "errors in the JSON" if a.json else "the ERROR lines"))
+        return 1
     return 0
 
 

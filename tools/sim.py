@@ -31,6 +31,7 @@ key script short, 2 bad usage, 130 Ctrl-C.
 import argparse
 import os
 import sys
+import tempfile
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
@@ -84,6 +85,9 @@ def build_parser():
     p.add_argument("--status", action="store_true", help="print one JSON line with the app's status at exit")
     p.add_argument("--bot", action="append", default=[], metavar="SEAT=PROGRAM",
                    help="an outside bot (JSON Lines, README.md) plays SEAT")
+    p.add_argument("--bot-log", metavar="PATH",
+                   help="append the outside bots' error output (stderr) to PATH; in the terminal it goes to "
+                        "pisti-bots-PID.log in the temporary folder by default (the screen would wipe it)")
     p.add_argument("--nvm", metavar="PATH", help="file behind microcontroller.nvm (kept across runs)")
     p.add_argument("--rated", action="store_true", help="with --start: a rated game (T-1, PISTI_RATED)")
     p.add_argument("--power-cut-after-bytes", type=int, metavar="N", dest="power_cut",
@@ -200,7 +204,10 @@ def _report_outcome(session, frontend, opts, err):
     if outcome == "crashed":
         exc = session.exception
         if type(exc).__name__ == "BotFailure":
-            err.write("sim: %s\n" % exc)
+            if session.bot_log:  # its traceback, if it printed one, is there
+                err.write("sim: %s; its error output is in %s\n" % (exc, session.bot_log))
+            else:
+                err.write("sim: %s\n" % exc)
         else:
             err.write(session.error)
             err.write("sim: the firmware crashed (%s)\n" % type(exc).__name__)
@@ -230,10 +237,13 @@ def run(opts, out=None, err=None):
     log = console or err
     console = console or Console(echo=err)
     realtime = not opts.headless and opts.keys is None
+    bot_log = opts.bot_log
+    if bot_log is None and opts.bots and not (opts.headless or opts.window):
+        bot_log = os.path.join(tempfile.gettempdir(), "pisti-bots-%d.log" % os.getpid())
     session = Session(profile=opts.profile, code=opts.code, overrides=opts.overrides, nvm_path=opts.nvm,
                       realtime=realtime, getenv_style=opts.getenv_style, max_ms=opts.max_ms,
                       record=bool(opts.record), bots=opts.bots, console=console, log=log,
-                      power_cut=opts.power_cut)
+                      power_cut=opts.power_cut, bot_log=bot_log)
     with session:
         try:
             session.boot(frontend)

@@ -145,7 +145,7 @@ class Session:
     # pylint: disable=too-many-arguments
     def __init__(self, *, profile="pico", code=None, overrides=None, nvm_path=None, realtime=False,
                  getenv_style="int", max_ms=None, record=False, bots=None, console=None, log=None,
-                 power_cut=None):
+                 power_cut=None, bot_log=None):
         self.profile = profile
         self.code = Path(code) if code else ROOT / "code.py"
         self.code_dir = self.code.resolve().parent
@@ -156,6 +156,7 @@ class Session:
         self.max_ms = max_ms
         self.record = record
         self.bot_commands = dict(bots or {})
+        self.bot_log = bot_log  # the outside bots' stderr goes to this file (None: inherited)
         self.power_cut = power_cut  # cut the power after this many nvm bytes (cut points)
         self.console = console if console is not None else Console(echo=sys.stderr)
         self.log = log if log is not None else sys.stderr
@@ -473,7 +474,7 @@ class Session:
         if bot is None:
             from tools.botproto import ExternalBot  # pylint: disable=import-outside-toplevel
 
-            bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], game, seat=seat)
+            bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], game, seat=seat, stderr=self.bot_log)
         self._warn_once("seat %d is played by %s" % (seat, self.bot_commands[seat]))
         return bot
 
@@ -507,6 +508,7 @@ class Session:
             if bot is None:
                 from tools.botproto import ExternalBot  # pylint: disable=import-outside-toplevel
 
-                bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], status.get("game"), seat=seat)
+                bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], status.get("game"), seat=seat,
+                                                           stderr=self.bot_log)
             bots[seat] = bot
             self._warn_once("seat %d is played by %s" % (seat, self.bot_commands[seat]))
