@@ -30,6 +30,10 @@ import sys
 
 if __package__ in (None, ""):  # run as a script: put the repo root on the path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if __name__ == "__main__":  # typed as python tools/nvm_report.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec()
 
 from pisti_core.nvlog import Store  # noqa: E402
 from tools.shims.nvm import FlashNvm, PowerCut  # noqa: E402
