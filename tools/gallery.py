@@ -31,6 +31,10 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(_HERE)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+if __name__ == "__main__":  # typed as python tools/gallery.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec("PIL", "adafruit_blinka")
 
 from PIL import Image  # noqa: E402
 
