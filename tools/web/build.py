@@ -5,7 +5,7 @@
 
     python tools/web/build.py DIR
 
-DIR gets index.html, page.mjs, pisti.mjs, style.css, the pinned MicroPython
+DIR gets index.html, page.mjs, worker.mjs, pisti.mjs, style.css, the pinned MicroPython
 WebAssembly port (micropython/, from tools/memgauge/node_modules) and the
 deploy tree as one file (firmware.bin, indexed by firmware.json): the heap
 gauge's tree (tools/memgauge.py: code.py, lib/, pisti_core/, assets/ with
@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import memgauge  # noqa: E402  (tools/memgauge.py)
 
-PAGE = ("index.html", "page.mjs", "pisti.mjs", "style.css")
+PAGE = ("index.html", "page.mjs", "worker.mjs", "pisti.mjs", "style.css")
 MODULES = ("web_drive.py", "web_screen.py", "web_random.py", "web_gc.py", "web_board_feather.py")
 PORT = os.path.join(memgauge.HERE, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 # gc.mem_free() with the stand-ins loaded is the Pico's 171,264 B at about this heapsize
