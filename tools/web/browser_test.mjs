@@ -126,7 +126,7 @@ try {
                     undefined, plan.loadTimeout || 60000);
         end = await page.evaluate(async () => ({
           state: pisti.state, error: pisti.error, status: await pisti.status(), boots: pisti.boots,
-          workers: pisti.workers, ticks: pisti.ticks }));
+          workers: pisti.workers, ticks: pisti.ticks, bootMs: pisti.bootMs, scriptMs: pisti.scriptMs }));
       } catch (e) {
         end = { state: "timeout", error: String(e).split("\n")[0] };
       }
@@ -134,7 +134,7 @@ try {
       end.errors = errors;
       end.seconds = (Date.now() - t) / 1000;
       out.loads.push(end);
-      if (plan.verbose) process.stderr.write(end.state + " " + end.seconds + " s " + query + "\n");
+      if (plan.verbose) process.stderr.write(end.state + " " + end.seconds + " s (boot " + end.bootMs + " ms, " + end.workers + " workers, " + end.ticks + " ticks in " + end.scriptMs + " ms) " + query + "\n");
       await context.close();
     }
     note("loads");

@@ -110,7 +110,7 @@ pisti.canvasPixels = () => {
 // --- the console: its VM in a worker -------------------------------------------------
 const cap = q.get("cap") ? Number(q.get("cap")) : PICO_HEAP;
 const WATCHDOG_MS = q.get("watchdog") ? Number(q.get("watchdog")) : 20000;
-const HEAP_KEY = "pisti.heapsize." + cap + "." + profile; // the heapsize whose free heap is the cap
+const HEAP_KEY = "pisti.heapsize." + cap + "." + profile; // a heapsize bigger than the build's, found needed
 let worker = null;
 let nvm = null;
 let heard = 0; // when the worker last posted (the watchdog)
@@ -198,7 +198,6 @@ function onWorker(m, reloaded, steps) {
       startWorker(reloaded, steps);
       break;
     case "loaded":
-      localStorage.setItem(HEAP_KEY, JSON.stringify({ heapsize: m.heapsize, build: m.build }));
       break;
     case "booted":
       pisti.boots++;
@@ -349,8 +348,9 @@ function buildPad() {
 function main() {
   buildPad();
   canvas.height = (profile === "pico" ? 64 : 32) * SCALE;
-  if (!(cap > 0) || !(WATCHDOG_MS > 0)) {
-    fail("cap and watchdog take a number of bytes and of milliseconds", "error", "bad query");
+  if (!(cap >= 16384 && cap <= 1048576) || !(WATCHDOG_MS >= 100)) {
+    fail("cap=BYTES takes 16384 to 1048576 (the Pico's heap is 171264), watchdog=MS 100 or more: " +
+         "this page's query is " + location.search, "error", "bad query: see below");
     return;
   }
   nvm = loadNvm();

@@ -77,6 +77,7 @@ function settingsText(profileText, overrides) {
 // replays the log, imports the modules and runs the tick again. Only a tick
 // that fails with nothing more to import is out of memory for the page.
 const SNAPSHOT_EVERY = 100; // calls
+const GC_SHARE = 0.975; // of the heapsize, what the GC's blocks get (its tables take the rest)
 
 export class Console {
   // opts: files, config (firmware.json), profile ("pico" | "featherwing"),
@@ -155,7 +156,7 @@ export class Console {
     // in the VM), and a snapshot must not be restored under new ones
     const f = {};
     for (const k of ["setup", "boot", "start", "step", "notice", "error", "press", "status", "mem", "free", "load",
-                     "collect", "record", "taken", "forget"]) f[k] = d[k];
+                     "collect", "record", "taken", "forget", "ballast"]) f[k] = d[k];
     f.setup(!!this.o.seeded, "/web/entropy.bin", this.width, this.height, this.o.profile === "featherwing");
     // the stand-ins of C modules cost no heap on the board: loaded now, counted from here
     for (const m of this.o.config.standins) {
@@ -166,15 +167,34 @@ export class Console {
     return f;
   }
 
-  // Power on, once a worker: a VM of `heapsize` with the stand-ins loaded;
-  // returns gc.mem_free() then (the page starts another worker with
-  // another heapsize when that is not the cap).
+  // A heapsize whose heap holds the cap once the stand-ins and the driver
+  // are in (what is over it is held in a ballast: see load()).
+  heapsizeFor(cap) {
+    return Math.ceil((cap + this.o.config.overhead) / GC_SHARE);
+  }
+
+  // Power on, once a worker: a VM of `heapsize` with the stand-ins loaded,
+  // what is free over the cap held in a ballast (web_drive.ballast), so
+  // gc.mem_free() is the cap. Returns gc.mem_free(): under the cap, the
+  // heapsize was too small (the page starts another worker with a bigger one).
   async load(heapsize) {
+    const cap = this.o.cap || PICO_HEAP;
     this.heapsize = heapsize;
     const vm = await this.loadVM(heapsize, true);
-    this.f = this.setUp(vm);
+    const f = this.setUp(vm);
     this.mp = vm;
-    return this.f.free();
+    this.f = f;
+    for (let i = 0; i < 4; i++) {
+      const over = f.free() - cap;
+      if (Math.abs(over) < 16 || i === 0 && over < 0) break;
+      if (over < 0) { // held too much: again, a little less
+        f.ballast(-1);
+        f.collect();
+        f.ballast(Math.max(0, f.free() - cap - 48));
+      } else f.ballast(Math.max(0, over - 32)); // (the bytearray's own block)
+      f.collect();
+    }
+    return f.free();
   }
 
   // Boot code.py (``reloaded``: the restart after out of memory, straight

@@ -334,3 +334,15 @@ def taken():
 
 def collect():
     gc.collect()  # runs on the way back to JS
+
+
+_ballast = []
+
+
+def ballast(n):
+    """Hold ``n`` more bytes (the heap over the cap, never used: the heap is
+    then the cap without a VM of another size); ``n`` < 0: let them all go."""
+    if n < 0:
+        del _ballast[:]
+    elif n > 0:
+        _ballast.append(bytearray(n))

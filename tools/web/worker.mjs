@@ -9,10 +9,10 @@
 // From the page: {type: "start", base, heapsize, cap, exact, profile,
 // overrides, nvm, seeded, reloaded, keys, hang}, {type: "press", key, down},
 // {type: "status", id}. To the page: "resize" (gc.mem_free() was not the
-// cap: start again with this heapsize), "loaded" (the VM is up), "booted", "frame", "lines", "nvm",
+// cap: start again with this bigger heapsize), "loaded" (the VM is up), "booted", "frame", "lines", "nvm",
 // "heap", "beat" (still ticking), "oom" (the firmware's notice is on the
 // screen; its OK key), "error", "done" (a key script has settled), "status".
-import { Console, loadFiles, PICO_HEAP } from "./pisti.mjs";
+import { Console, loadFiles } from "./pisti.mjs";
 
 let con = null;
 let stopped = false;
@@ -150,12 +150,13 @@ async function start(m) {
     onLine: (line) => post({ type: "lines", lines: [line] }),
   });
   con.ticks = 0;
-  // the heapsize the page found for this build, or the build's guess for the Pico's heap, moved by the cap
-  const heapsize = m.build === config.build && m.heapsize ? m.heapsize : config.heapsize + (m.cap - PICO_HEAP);
+  // the build's heapsize for the cap, or a bigger one the page found needed for this build
+  let heapsize = con.heapsizeFor(m.cap);
+  if (m.build === config.build && m.heapsize > heapsize) heapsize = m.heapsize;
   const free = await con.load(heapsize);
-  if (Math.abs(m.cap - free) >= 16 && !m.exact) {
-    // the heap is not the cap: the page starts a new worker (a new VM) with this heapsize
-    post({ type: "resize", heapsize: heapsize + Math.round((m.cap - free) * 1.02), free, build: config.build });
+  if (free < m.cap - 16 && !m.exact) {
+    // too small to hold the cap: the page starts a new worker (a new VM) with a bigger heapsize
+    post({ type: "resize", heapsize: heapsize + Math.ceil((m.cap - free) / 0.97) + 1024, free, build: config.build });
     return;
   }
   post({ type: "loaded", heapsize, free, build: config.build });
