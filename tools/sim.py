@@ -22,8 +22,10 @@ Examples::
 
 ``--keys`` is a comma list of ``NAME[:HOLD_MS][*N]`` (``A*3``, ``B:900``
 is a 900 ms long press, ``A+LEFT+A`` a burst: the three taps within one
-tick). ``--status`` prints one JSON line at exit:
-``app.status()`` plus ``frames``, ``i2c_bytes`` and ``ms`` (virtual time).
+tick, ``WAIT:MS`` no key for MS ms of virtual time). ``--status`` prints one
+JSON line at exit: ``app.status()`` plus ``display`` (the panel: ``on``,
+``brightness``, ``contrast``), ``demo``, ``frames``, ``i2c_bytes`` and ``ms``
+(virtual time).
 Exit status: 0 done, 1 the firmware crashed, a bot failed or --max-ms cut a
 key script short, 2 bad usage, 130 Ctrl-C.
 """
@@ -61,7 +63,8 @@ def build_parser():
     """The command line."""
     p = _Parser(prog="sim.py", description="Play the pisti firmware on the desktop (terminal, window or headless).",
                 epilog="Keys: comma list of NAME[:HOLD_MS][*N], names UP DOWN LEFT RIGHT A B (FeatherWing: A B C); "
-                       "NAME+NAME+... is a burst, every key tapped within one tick.")
+                       "NAME+NAME+... is a burst, every key tapped within one tick; WAIT:MS leaves the console "
+                       "alone for MS ms of virtual time (e.g. WAIT:200000).")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--headless", action="store_true", help="no screen: virtual time, play --keys, then exit")
     mode.add_argument("--window", action="store_true", help="a pygame window instead of the terminal")
@@ -79,10 +82,12 @@ def build_parser():
     p.add_argument("--idle", type=int, default=IDLE_MS, metavar="MS",
                    help="firmware without app.idle(): settled after this long without a frame (%(default)s)")
     p.add_argument("--max-ms", type=int, metavar="MS",
-                   help="stop after this much virtual time (headless default %d)" % HEADLESS_MAX_MS)
+                   help="stop after this much virtual time (headless default %d, plus the script's WAIT steps)"
+                   % HEADLESS_MAX_MS)
     p.add_argument("--shot", metavar="FILE.png", help="write the final frame as a PNG, 4x")
     p.add_argument("--record", metavar="FILE.gif", help="write every frame as an animated GIF, 4x")
-    p.add_argument("--status", action="store_true", help="print one JSON line with the app's status at exit")
+    p.add_argument("--status", action="store_true",
+                   help="print one JSON line with the app's status at exit (and the display's: on, brightness)")
     p.add_argument("--bot", action="append", default=[], metavar="SEAT=PROGRAM",
                    help="an outside bot (JSON Lines, README.md) plays SEAT")
     p.add_argument("--bot-log", metavar="PATH",
@@ -171,7 +176,7 @@ def parse_args(argv):
     if opts.code and not os.path.isfile(opts.code):
         raise UsageError("--code %s: no such file" % opts.code)
     if opts.max_ms is None and (opts.headless or (opts.window and opts.keys is not None)):
-        opts.max_ms = HEADLESS_MAX_MS
+        opts.max_ms = HEADLESS_MAX_MS + sum(ms for name, ms in opts.steps if name == scriptlib.WAIT)
     if not opts.headless and not opts.window and not sys.stdin.isatty():
         raise UsageError("the terminal simulator needs a terminal on stdin: use --headless (or --window)")
     return opts

@@ -409,7 +409,14 @@ class Session:
             return False
 
     def status(self):
-        """``app.status()`` plus the emulator's ``frames`` and ``i2c_bytes`` and ``ms``."""
+        """``app.status()`` plus the emulator's ``display``, ``frames`` and ``i2c_bytes``, and ``ms``.
+
+        ``display`` is what the SSD1306 emulator's registers say, whatever
+        the firmware meant: ``on`` (0xAF display on, 0xAE off: the driver's
+        ``sleep()``), ``contrast`` (0x81, 0-255: the driver's ``brightness``
+        sends ``round(255 * brightness)``) and ``brightness`` (contrast / 255).
+        ``demo`` is the app's own (false when it does not say).
+        """
         out = {}
         try:
             out.update(self.app_status())
@@ -423,6 +430,9 @@ class Session:
         if out.get("nvm") is None:  # no app to ask: what the flash itself says
             out["nvm"] = {"erases": getattr(self.rig.nvm, "erases", None), "state": None}
         out["power_cut"] = self.outcome == "power_cut"
+        out["display"] = {"on": bool(oled.display_on), "contrast": oled.contrast,
+                          "brightness": round(oled.contrast / 255, 3)}
+        out["demo"] = bool(out.get("demo", False))
         out["frames"] = oled.frames
         out["i2c_bytes"] = oled.bytes_total
         out["ms"] = self.rig.clock.now_ms
