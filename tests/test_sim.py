@@ -322,6 +322,17 @@ def test_window_scripted_matches_headless(tmp_path):
     assert (tmp_path / "w.png").read_bytes() == (tmp_path / "h.png").read_bytes()
 
 
+def test_window_without_a_display_is_one_line_of_our_own():
+    # Issue 21: SDL's "XDG_RUNTIME_DIR is invalid" came before the project's message.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "SDL_VIDEODRIVER")}
+    proc = subprocess.run([sys.executable, SIM, "--window"], env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr == ("sim: no screen for a window (SDL video driver 'offscreen'): run it on a desktop, "
+                           "or play in the terminal (bash tools/play.sh)\n")
+
+
 def test_window_keymap():
     from tools.simlib.window import QUIT as WQUIT, window_keymap  # pylint: disable=import-outside-toplevel
     import pygame  # pylint: disable=import-outside-toplevel
