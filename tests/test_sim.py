@@ -424,6 +424,46 @@ def test_terminal_mode_in_a_pty():
     assert b"\x1b[?1049l" in out and b"\x1b[?25h" in out
 
 
+def test_the_key_help_wraps_at_the_terminal_width():
+    from tools.simlib.terminal import help_line, wrap_help  # pylint: disable=import-outside-toplevel
+
+    for buttons in (PICO, profile_buttons("featherwing")):
+        text = help_line(buttons)
+        for columns in (40, 80, 200):
+            lines = wrap_help(text, columns)
+            assert all(len(line) <= columns for line in lines), lines
+            assert " | ".join(lines) == text  # nothing lost, items whole
+    assert wrap_help("abcdef | gh", 4) == ["abcd", "gh"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
+def test_an_80x24_terminal_shows_all_the_key_help_and_how_to_get_the_larger_picture():
+    # Issue 21: in 80x24 the key help was cut at column 80 ("q quit" never shown).
+    import fcntl  # pylint: disable=import-outside-toplevel
+    import termios  # pylint: disable=import-outside-toplevel
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen([sys.executable, SIM, "--seed", "1"], stdin=slave, stdout=slave, stderr=slave,
+                            cwd=ROOT, close_fds=True)
+    try:
+        out = _read_until(master, b"screen splash", b"")
+        os.write(master, b"q")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
+    text = out.decode("utf-8", "replace")
+    assert "X = long B (menu) | Z = long A | q quit" in text
+    assert "a 130x36 terminal (or --window) shows the larger picture" in text
+    frame = text[text.rindex("\x1b[H"):]
+    shown = [line for line in frame.replace("\x1b[K", "").split("\r\n")]
+    assert len(shown) <= 24 and all(len(line) <= 80 for line in shown if "\x1b" not in line), shown
+
+
 CRASHING_BOT = "import sys\nsys.stdin.readline()\nraise RuntimeError('my bot broke here')\n"
 
 
