@@ -266,7 +266,7 @@ def run(opts, out=None, err=None):
     log = console or err
     console = console or Console(echo=err)
     realtime = not opts.headless and opts.keys is None
-    session = Session(profile=opts.profile, code=opts.code, settings_file=opts.settings_file,
+    session = Session(profile=opts.profile, code=opts.code, settings_file=getattr(opts, "settings_file", None),
                       overrides=opts.overrides, nvm_path=opts.nvm,
                       realtime=realtime, getenv_style=opts.getenv_style, max_ms=opts.max_ms,
                       record=bool(opts.record), bots=opts.bots, console=console, log=log,
