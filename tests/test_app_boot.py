@@ -417,9 +417,15 @@ def test_three_button_board_maps_prev_next_ok_and_long_back(tmp_path):
         rig.keys.tap("B")
         run(60)
         assert app.status()["screen"] == "new_game"
-        rig.keys.tap("B")  # OK on a value row cycles it: Pişti -> Pis Yedili
+        rig.keys.tap("B")  # B on a value row edits it (issue 21) ...
+        run(60)
+        assert app.status()["editing"] and app.status()["cursor"] == "game"
+        rig.keys.tap("C")  # ... C changes it: Pişti -> Pis Yedili
         run(60)
         assert app.status()["menu"][:3] == ["game", "mode", "players"] and "target" not in app.status()["menu"]
+        rig.keys.hold("B", 800)  # a long B ends the edit
+        run(60)
+        assert app.status()["screen"] == "new_game" and not app.status()["editing"]
         rig.keys.hold("B", 800)  # a long B goes back
         run(60)
         assert app.status()["screen"] == "menu"

@@ -30,6 +30,10 @@ import time
 import pytest
 from PIL import Image
 
+# One worker runs every test of this file under pytest-xdist (tools/test.sh):
+# they share the module fixture's one long run.
+pytestmark = pytest.mark.xdist_group("web")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WEB = os.path.join(ROOT, "tools", "web")
 CHROMIUM = os.environ.get("PISTI_CHROMIUM", "/usr/bin/chromium")

@@ -55,6 +55,10 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
+if __name__ == "__main__":  # typed as python tools/arena.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec()
 
 from pisti_core.bots import LEVELS, REFERENCE  # noqa: E402
 from pisti_core.match import Match, deal_deck  # noqa: E402

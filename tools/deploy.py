@@ -48,6 +48,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if __name__ == "__main__":  # typed as python tools/deploy.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec()
 
 from tools.deploylib import DeployError, boards, bundle, envlibs, imports, mpyfile, settings_check  # noqa: E402
 from tools.deploylib import skipped as _skipped  # noqa: E402

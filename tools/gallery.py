@@ -31,6 +31,10 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(_HERE)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+if __name__ == "__main__":  # typed as python tools/gallery.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec("PIL", "adafruit_blinka")
 
 from PIL import Image  # noqa: E402
 
@@ -97,7 +101,8 @@ SCENES = (
     _s("fw_new_game", ["--seed", "1", "--keys", "B,B,C"], "new_game", profile=_FW,
        cursor="mode"),  # the mode on the first screen, practice by default (T-1, issue 13)
     _s("fw_settings", ["--seed", "1", "--keys", "B,C,C,B"], "settings", profile=_FW),
-    _s("fw_settings_tr", ["--seed", "1", "--keys", "B,C,C,B,B"], "settings", profile=_FW),
+    _s("fw_settings_tr", ["--seed", "1", "--keys", "B,C,C,B,B,C"], "settings", profile=_FW,
+       editing=True, lang="tr"),  # B edits a value, C changes it (issue 21)
     _s("fw_rankings", ["--seed", "1", "--keys", "B,C,B"], "rankings", profile=_FW),
     _s("fw_rules", ["--seed", "1", "--keys", "B,C*3,B,B,C"], "rules", profile=_FW),
     # A bad settings.toml value: its default, and the splash names it (issue 13).

@@ -39,6 +39,10 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
+if __name__ == "__main__":  # typed as python tools/sim.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec("adafruit_blinka")
 
 import tools.shims  # noqa: E402,F401  (sets BLINKA_OS_AGNOSTIC before anything imports board)
 from tools.simlib import script as scriptlib  # noqa: E402

@@ -4,9 +4,12 @@
 // pinned playwright-core), for tests/test_web.py:
 //   node tools/web/browser_test.mjs URL PLAN.json OUT.json [--shot PAGE.png]
 // PLAN.json: {"scripts": [{"name", "query"}...], "reload": {"first", "then"},
-// "oom": {"query"}, "chromium": PATH}. Each script runs in a fresh browser
-// context (empty storage) until the page says done; the result has its
-// canvas pixels, status and the page's errors. Writes OUT.json.
+// "oom": {"query"}, "loads": [query...], "hang": {"query"}, "live": false,
+// "chromium": PATH}. Each script runs in a fresh browser context (empty
+// storage) until the page says done; the result has its canvas pixels,
+// status and the page's errors. "loads" (the crash probe, tools/web/probe.py):
+// each query in a fresh context until done, its end state and errors only.
+// Writes OUT.json.
 import fs from "node:fs";
 import { chromium } from "./node_modules/playwright-core/index.mjs";
 
@@ -38,19 +41,18 @@ async function until(page, fn, arg, timeout = 180000) {
 }
 
 async function snapshot(page) {
-  return page.evaluate(() => ({
+  return page.evaluate(async () => ({
     state: pisti.state, error: pisti.error, pixels: pisti.canvasPixels(), boots: pisti.boots,
-    status: pisti.console && pisti.console.f ? pisti.status() : null, firstFrameMs: pisti.firstFrameMs,
+    status: await pisti.status(), firstFrameMs: pisti.firstFrameMs,
     bootMs: pisti.bootMs, ticks: pisti.ticks, scriptTicks: pisti.scriptTicks, scriptMs: pisti.scriptMs,
-    live: pisti.console ? pisti.console.live : 0, peak: pisti.console ? pisti.console.peak : 0,
-    cap: pisti.console ? pisti.console.cap : 0, lastMem: pisti.console ? pisti.console.lastMem : "",
-    lines: pisti.lines.slice(-20),
+    live: pisti.heap.live, peak: pisti.heap.peak, cap: pisti.heap.cap, lastMem: pisti.heap.lastMem,
+    lines: pisti.lines.slice(-20), workers: pisti.workers,
   }));
 }
 
 try {
   // 1. the page as a person opens it: real time; ticks per second; the README's screenshot
-  {
+  if (plan.live !== false) {
     const context = await browser.newContext({ viewport: { width: 640, height: 760 } });
     const { page, errors } = await open(context, "");
     await until(page, () => window.pisti && pisti.state === "running" && pisti.firstFrameMs !== null);
@@ -65,7 +67,7 @@ try {
     note("live");
   }
   // 2. key scripts on the virtual clock, each from empty saves
-  for (const s of plan.scripts) {
+  for (const s of plan.scripts || []) {
     const context = await browser.newContext({ viewport: { width: 640, height: 760 } });
     const { page, errors } = await open(context, s.query);
     await until(page, () => window.pisti && pisti.done);
@@ -110,6 +112,47 @@ try {
     out.oom = { notice, after, resumed, errors };
     await context.close();
     note("oom");
+  }
+  // 5. the crash probe: every query from empty saves, to its end (done, an error, the notice)
+  if (plan.loads) {
+    out.loads = [];
+    for (const query of plan.loads) {
+      const context = await browser.newContext();
+      const t = Date.now();
+      const { page, errors } = await open(context, query);
+      let end;
+      try {
+        await until(page, () => window.pisti && (pisti.done || pisti.state === "oom" || pisti.state === "error"),
+                    undefined, plan.loadTimeout || 60000);
+        end = await page.evaluate(async () => ({
+          state: pisti.state, error: pisti.error, status: await pisti.status(), boots: pisti.boots,
+          workers: pisti.workers, ticks: pisti.ticks, bootMs: pisti.bootMs, scriptMs: pisti.scriptMs }));
+      } catch (e) {
+        end = { state: "timeout", error: String(e).split("\n")[0] };
+      }
+      end.query = query;
+      end.errors = errors;
+      end.seconds = (Date.now() - t) / 1000;
+      out.loads.push(end);
+      if (plan.verbose) process.stderr.write(end.state + " " + end.seconds + " s (boot " + end.bootMs + " ms, " + end.workers + " workers, " + end.ticks + " ticks in " + end.scriptMs + " ms) " + query + "\n");
+      await context.close();
+    }
+    note("loads");
+  }
+  // 6. a VM stuck inside WebAssembly: the watchdog stops it and says so
+  if (plan.hang) {
+    const context = await browser.newContext();
+    const { page, errors } = await open(context, plan.hang.query);
+    await until(page, () => window.pisti && (pisti.state === "hung" || pisti.state === "error" || pisti.done),
+                undefined, 60000);
+    const t = Date.now();
+    const alive = await page.evaluate(() => 1 + 1); // the page itself still answers
+    const snap = await page.evaluate(() => ({ state: pisti.state, error: pisti.error,
+      text: document.getElementById("state").textContent, panel: document.getElementById("error").textContent,
+      hungMs: pisti.hungMs }));
+    out.hang = Object.assign(snap, { alive, answerMs: Date.now() - t, errors });
+    await context.close();
+    note("hang");
   }
 } catch (e) {
   out.errors.push(String(e && e.stack || e));

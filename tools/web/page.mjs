@@ -1,14 +1,18 @@
 // SPDX-FileCopyrightText: 2026 pisti developers
 // SPDX-License-Identifier: MIT
 // The page: the OLED on a canvas, the buttons (screen, touch, mouse,
-// keyboard), the saves in localStorage, the heap line, one App.tick() per
-// timer call. Query parameters:
+// keyboard), the saves in localStorage, the heap line. The firmware's VM
+// runs in a Web Worker (worker.mjs), one VM a worker: the page draws the
+// frames it posts and forwards the keys; a restart is a new worker; a
+// watchdog stops a worker that stops answering. Query parameters:
 //   profile=featherwing   the 128x32 three-button board (default pico)
 //   seed=N start=pisti:2:usta lang=tr rated=1 delay=MS   as tools/sim.py's options
 //   keys=A*3,RIGHT,A      a key script on a virtual clock, as tools/sim.py --keys
 //                         (the page stops when it has settled; window.pisti.done)
 //   cap=BYTES             the heap (default the Pico's 171,264 B)
-import { Console, loadFiles, PICO_HEAP } from "./pisti.mjs";
+//   watchdog=MS           how long the VM may go without answering (default 20000)
+//   hang=1                (a test hook) the VM loops inside WebAssembly before it boots
+const PICO_HEAP = 171264; // pisti.mjs's: gc.mem_free() at a fresh REPL on the Pico
 
 const T0 = performance.now();
 const q = new URLSearchParams(location.search);
@@ -28,7 +32,8 @@ const $ = (id) => document.getElementById(id);
 const canvas = $("screen");
 const ctx = canvas.getContext("2d");
 const pisti = (window.pisti = {
-  state: "loading", done: false, ticks: 0, firstFrameMs: null, error: "", lines: [], boots: 0,
+  state: "loading", done: false, ticks: 0, firstFrameMs: null, error: "", lines: [], boots: 0, workers: 0,
+  heap: { live: 0, peak: 0, cap: 0, lastMem: "" },
 });
 
 function setState(s, text) {
@@ -36,10 +41,11 @@ function setState(s, text) {
   $("state").textContent = text;
 }
 
-function fail(text) {
+function fail(text, state = "error", line = "the firmware stopped: its traceback is below") {
+  stopWorker();
   pisti.error = text;
   pisti.done = true;
-  setState("error", "the firmware stopped: its traceback is below");
+  setState(state, line);
   const el = $("error");
   el.hidden = false;
   el.textContent = text + (pisti.lines.length ? "\n\nserial console:\n" + pisti.lines.slice(-30).join("\n") : "");
@@ -64,16 +70,14 @@ function saveNvm(bytes) {
 
 // --- the screen ---------------------------------------------------------------------
 let image = null;
-function draw(con) {
-  const w = con.width;
-  const h = con.height;
+let frame = null;
+function draw(fb, w, h) {
   if (!image || image.width !== w * SCALE || image.height !== h * SCALE) {
     canvas.width = w * SCALE;
     canvas.height = h * SCALE;
     image = ctx.createImageData(w * SCALE, h * SCALE);
   }
   const px = image.data;
-  const fb = con.frame;
   const W = w * SCALE;
   for (let y = 0; y < h * SCALE; y++) {
     const row = ((y / SCALE) | 0) * w;
@@ -103,12 +107,22 @@ pisti.canvasPixels = () => {
   return out;
 };
 
-// --- the console ------------------------------------------------------------------
-let con = null;
+// --- the console: its VM in a worker -------------------------------------------------
+const cap = q.get("cap") ? Number(q.get("cap")) : PICO_HEAP;
+const WATCHDOG_MS = q.get("watchdog") ? Number(q.get("watchdog")) : 20000;
+const HEAP_KEY = "pisti.heapsize." + cap + "." + profile; // a heapsize bigger than the build's, found needed
+let worker = null;
+let nvm = null;
+let heard = 0; // when the worker last posted (the watchdog)
+let oomKey = -1;
+let oomDown = false;
+let resizes = 0;
 const held = new Set();
+const statusWaits = new Map();
+
 function press(name, down) {
   const k = BUTTONS.indexOf(name);
-  if (k < 0 || !con) return;
+  if (k < 0) return;
   if (down === held.has(name)) return;
   if (down) held.add(name);
   else held.delete(name);
@@ -116,13 +130,13 @@ function press(name, down) {
   if (b) b.classList.toggle("down", down);
   if (pisti.state === "oom") {
     // the notice waits for OK pressed and let go, then the board restarts (supervisor.reload())
-    if (k === con.oomKey) {
-      if (down) con.oomDown = true;
-      else if (con.oomDown) restart();
+    if (k === oomKey) {
+      if (down) oomDown = true;
+      else if (oomDown) restart();
     }
     return;
   }
-  if (pisti.state === "running") con.press(k, down);
+  if (pisti.state === "running" && worker) worker.postMessage({ type: "press", key: k, down });
 }
 
 function overrides() {
@@ -136,74 +150,127 @@ function overrides() {
 }
 
 function heapLine() {
+  const h = pisti.heap;
   if ($("showheap").checked) {
     $("heap").hidden = false;
-    $("heapline").textContent = "heap " + con.live.toLocaleString("en") + " / " +
-      con.cap.toLocaleString("en") + " B in use between ticks (peak " + con.peak.toLocaleString("en") + ")";
-    $("memline").textContent = con.lastMem || "";
+    $("heapline").textContent = "heap " + h.live.toLocaleString("en") + " / " +
+      h.cap.toLocaleString("en") + " B in use between ticks (peak " + h.peak.toLocaleString("en") + ")";
+    $("memline").textContent = h.lastMem || "";
   } else $("heap").hidden = true;
 }
 
-function handle(r) {
-  // a step's or boot's result
-  if (r >= 0) {
-    if (r & 1) draw(con);
-    return r;
-  }
-  if (r === -2) {
-    draw(con); // the firmware's own out-of-memory notice
-    con.oomDown = false;
-    held.clear();
-    setState("oom", "out of memory: the firmware's notice; press " + BUTTONS[con.oomKey] + " to restart");
-    return r;
-  }
-  fail(con.error || "error " + r);
-  return r;
+function stopWorker() {
+  if (worker) worker.terminate();
+  worker = null;
+  for (const done of statusWaits.values()) done(null);
+  statusWaits.clear();
 }
 
-async function restart() {
+// For tests: the firmware's status (the screen, the session), from the worker.
+pisti.status = () => new Promise((done) => {
+  if (!worker) return done(null);
+  const id = Math.random();
+  statusWaits.set(id, done);
+  worker.postMessage({ type: "status", id });
+});
+
+function startWorker(reloaded, steps) {
+  stopWorker();
+  pisti.workers++;
+  heard = performance.now();
+  const kept = JSON.parse(localStorage.getItem(HEAP_KEY) || "{}");
+  worker = new Worker(new URL("worker.mjs", import.meta.url), { type: "module" });
+  worker.onmessage = (e) => onWorker(e.data, reloaded, steps);
+  worker.onerror = (e) => { e.preventDefault(); fail("the firmware's worker failed: " + (e.message || e)); };
+  worker.postMessage({
+    type: "start", base: new URL(".", location.href).href, heapsize: kept.heapsize || 0, build: kept.build || "",
+    exact: resizes >= 3, cap, profile, overrides: overrides(), nvm, seeded: q.get("seed") !== null, reloaded,
+    keys: steps, hang: !!q.get("hang"),
+  });
+}
+
+function onWorker(m, reloaded, steps) {
+  heard = performance.now();
+  switch (m.type) {
+    case "resize": // the VM's free heap is not the cap: a new worker with this heapsize
+      localStorage.setItem(HEAP_KEY, JSON.stringify({ heapsize: m.heapsize, build: m.build }));
+      resizes++;
+      startWorker(reloaded, steps);
+      break;
+    case "loaded":
+      break;
+    case "booted":
+      pisti.boots++;
+      pisti.heap.cap = m.cap;
+      if (pisti.bootMs === undefined) pisti.bootMs = Math.round(performance.now() - T0);
+      if (steps) setState("script", "playing the key script…");
+      else setState("running", "running: " + (profile === "pico" ? "128x64, six buttons" : "FeatherWing 128x32, three buttons"));
+      break;
+    case "frame":
+      frame = m.frame;
+      draw(m.frame, m.width, m.height);
+      break;
+    case "lines":
+      for (const line of m.lines) pisti.lines.push(line);
+      if (pisti.lines.length > 400) pisti.lines.splice(0, 100);
+      $("serial").textContent = pisti.lines.slice(-60).join("\n");
+      break;
+    case "nvm":
+      nvm = m.nvm;
+      saveNvm(nvm);
+      break;
+    case "heap":
+      Object.assign(pisti.heap, m);
+      heapLine();
+      break;
+    case "beat":
+      pisti.ticks = m.ticks;
+      break;
+    case "oom":
+      oomKey = m.key;
+      oomDown = false;
+      for (const n of [...held]) held.delete(n);
+      pisti.done = !!steps;
+      setState("oom", "out of memory: the firmware's notice; press " + BUTTONS[oomKey] + " to restart");
+      break;
+    case "done":
+      pisti.scriptTicks = m.scriptTicks;
+      pisti.scriptMs = m.scriptMs;
+      pisti.ticks = Math.max(pisti.ticks, m.scriptTicks);
+      if (m.settled) {
+        pisti.done = true;
+        setState("done", "key script done (" + steps.length + " presses, " + m.scriptTicks + " ticks)");
+      }
+      break;
+    case "error":
+      fail(m.text);
+      break;
+    case "status": {
+      const done = statusWaits.get(m.id);
+      statusWaits.delete(m.id);
+      if (done) done(m.value);
+      break;
+    }
+  }
+}
+
+function restart() {
   setState("booting", "restarting into the saved game…");
-  pisti.boots++;
-  const r = handle(await con.power(true));
-  if (r >= 0 || r === -2) runRealtime(r);
+  startWorker(true, null);
 }
 
-// --- ticking --------------------------------------------------------------------------
-let last = 0;
-let ticking = false;
-function runRealtime(r) {
-  if (r === -2) return;
-  setState("running", "running: " + (profile === "pico" ? "128x64, six buttons" : "FeatherWing 128x32, three buttons"));
-  last = performance.now();
-  if (!ticking) {
-    ticking = true;
-    setTimeout(loop, 0);
-  }
-}
-let carry = 0;
-function loop() {
-  if (pisti.state !== "running") {
-    ticking = false;
-    return;
-  }
-  const t = performance.now();
-  carry += t - last;
-  last = t;
-  const ms = Math.floor(carry);
-  carry -= ms;
-  const r = handle(con.step(ms));
-  pisti.ticks++;
-  if (pisti.ticks % 20 === 0) heapLine();
-  if (r < 0) {
-    ticking = false;
-    heapLine();
-    return;
-  }
-  setTimeout(loop, Math.max(0, 10 - (performance.now() - t)));
-}
+// The watchdog: a VM stuck inside WebAssembly cannot answer; the page stops its worker.
+setInterval(() => {
+  if (!worker || !["loading", "booting", "running", "script"].includes(pisti.state)) return;
+  const quiet = performance.now() - heard;
+  if (quiet < WATCHDOG_MS) return;
+  pisti.hungMs = Math.round(quiet);
+  fail("The firmware's VM gave no answer for " + (WATCHDOG_MS / 1000) + " s (stuck inside WebAssembly, " +
+       "as a VM near its heap cap can be), so the page stopped it. Reload the page to start again: " +
+       "the saves are kept. (?watchdog=MS sets the time.)", "hung", "stopped: the firmware's VM stopped answering");
+}, Math.min(1000, Math.max(100, WATCHDOG_MS / 4)));
 
-// A key script on a virtual clock: tools/simlib/headless.py's ScriptDriver,
-// 10 ms a tick as pisti_app.run() sleeps.
+// A key script on a virtual clock (the worker plays it): [[button numbers], hold ms] a step.
 function parseKeys(text) {
   const steps = [];
   for (const item of text.split(",").map((s) => s.trim()).filter((s) => s)) {
@@ -212,81 +279,10 @@ function parseKeys(text) {
     const name = m ? m[1].toUpperCase() : "";
     if (!m || name.split("+").some((k) => !BUTTONS.includes(k)) || (name.includes("+") && m[2]))
       throw new Error("bad step " + item + " in keys");
-    for (let i = 0; i < Number(m[3] || 1); i++) steps.push([name, name.includes("+") ? 0 : Number(m[2] || 60)]);
+    const keys = name.split("+").map((k) => BUTTONS.indexOf(k));
+    for (let i = 0; i < Number(m[3] || 1); i++) steps.push([keys, name.includes("+") ? 0 : Number(m[2] || 60)]);
   }
   return steps;
-}
-const WAIT_MS = 8000; // the simulator's WAIT_MS and SETTLE_MS (tools/simlib/session.py)
-const SETTLE_MS = 250;
-function runScript(steps) {
-  let now = 0;
-  let lastFrame = 0;
-  let since = null;
-  let holding = null;
-  let releaseAt = 0;
-  let index = 0;
-  let first = true;
-  const t0 = performance.now();
-  let n = 0;
-  setState("script", "playing the key script…");
-  const batch = () => {
-    for (let i = 0; i < 200; i++) {
-      const r = con.step(first ? 0 : 10);
-      first = false;
-      n++;
-      pisti.ticks++;
-      if (r < 0) {
-        handle(r);
-        pisti.scriptTicks = n;
-        pisti.done = true;
-        return;
-      }
-      if (r & 1) {
-        lastFrame = now;
-        pisti.dirty = true;
-      }
-      now += 10;
-      const idle = !!(r & 2);
-      if (holding !== null) {
-        if (now >= releaseAt) {
-          con.press(BUTTONS.indexOf(holding), false);
-          holding = null;
-          since = now;
-        }
-        continue;
-      }
-      if (since === null) since = now;
-      if (now - since < WAIT_MS && !(now - Math.max(lastFrame, since) >= SETTLE_MS && idle)) continue;
-      if (index >= steps.length) {
-        draw(con);
-        heapLine();
-        pisti.scriptTicks = n;
-        pisti.scriptMs = Math.round(performance.now() - t0);
-        pisti.done = true;
-        setState("done", "key script done (" + steps.length + " presses, " + n + " ticks)");
-        return;
-      }
-      const [name, hold] = steps[index++];
-      if (name.includes("+")) { // a burst: every button down and up again before the next tick
-        for (const part of name.split("+")) {
-          con.press(BUTTONS.indexOf(part), true);
-          con.press(BUTTONS.indexOf(part), false);
-        }
-        since = now;
-        continue;
-      }
-      con.press(BUTTONS.indexOf(name), true);
-      holding = name;
-      releaseAt = now + hold;
-    }
-    if (pisti.dirty) {
-      pisti.dirty = false;
-      draw(con);
-    }
-    heapLine();
-    setTimeout(batch, 0);
-  };
-  batch();
 }
 
 // --- the buttons on screen and the keyboard ------------------------------------------------------
@@ -340,40 +336,29 @@ function buildPad() {
   $("reset").addEventListener("click", () => {
     if (!confirm("Reset saves? The settings, the rankings and the game kept to Continue are erased " +
                  "(as an erased nvm on the board).")) return;
+    stopWorker();
     localStorage.removeItem(NVM_KEY);
     pisti.state = "reset";
     location.reload();
   });
-  $("showheap").addEventListener("change", () => con && heapLine());
+  $("showheap").addEventListener("change", heapLine);
 }
 
 // --- start ------------------------------------------------------------------------------------
-async function main() {
+function main() {
   buildPad();
   canvas.height = (profile === "pico" ? 64 : 32) * SCALE;
-  setState("loading", "loading the firmware…");
-  const { files, config } = await loadFiles(new URL(".", location.href).href);
-  const cap = q.get("cap") ? Number(q.get("cap")) : PICO_HEAP;
-  con = new Console({
-    files, config, profile, cap, overrides: overrides(), nvm: loadNvm(), seeded: q.get("seed") !== null,
-    onNvm: saveNvm,
-    onLine: (line) => {
-      pisti.lines.push(line);
-      if (pisti.lines.length > 400) pisti.lines.splice(0, 100);
-      const s = $("serial");
-      s.textContent = pisti.lines.slice(-60).join("\n");
-    },
-  });
-  pisti.console = con;
-  pisti.status = () => con.status();
-  pisti.press = press;
+  if (!(cap >= 16384 && cap <= 1048576) || !(WATCHDOG_MS >= 100)) {
+    fail("cap=BYTES takes 16384 to 1048576 (the Pico's heap is 171264), watchdog=MS 100 or more: " +
+         "this page's query is " + location.search, "error", "bad query: see below");
+    return;
+  }
+  nvm = loadNvm();
   setState("booting", "booting…");
-  const r = handle(await con.power(false));
-  pisti.boots = 1;
-  pisti.bootMs = Math.round(performance.now() - T0);
-  if (r < 0 && r !== -2) return;
-  heapLine();
-  if (q.get("keys") && r !== -2) runScript(parseKeys(q.get("keys")));
-  else runRealtime(r);
+  startWorker(false, q.get("keys") ? parseKeys(q.get("keys")) : null);
 }
-main().catch((e) => fail(String(e && e.stack || e)));
+try {
+  main();
+} catch (e) {
+  fail(String(e && e.message || e), "error", "bad query: see below");
+}

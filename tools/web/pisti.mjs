@@ -4,7 +4,11 @@
 // assets/, the Adafruit SSD1306 driver) in MicroPython's WebAssembly VM with
 // the Pico's heap, over the heap gauge's stand-ins for CircuitPython's C
 // modules (tools/memgauge/standins) and web_drive.py / web_screen.py. Used
-// by page.mjs; nothing here knows the page.
+// by worker.mjs, one Console and one VM in a Web Worker of its own: this
+// port's VMs share the realm's proxy table and finalizers, so a second VM
+// in the same realm (a calibration VM, a restarted one) has the first one's
+// finalizers free references inside it (WebAssembly traps, "memory access
+// out of bounds"). A restart is a new worker. Nothing here knows the page.
 import { loadMicroPython } from "./micropython/micropython.mjs";
 
 export const PICO_HEAP = 171264; // gc.mem_free() at a fresh REPL on the Pico
@@ -73,6 +77,7 @@ function settingsText(profileText, overrides) {
 // replays the log, imports the modules and runs the tick again. Only a tick
 // that fails with nothing more to import is out of memory for the page.
 const SNAPSHOT_EVERY = 100; // calls
+const GC_SHARE = 0.975; // of the heapsize, what the GC's blocks get (its tables take the rest)
 
 export class Console {
   // opts: files, config (firmware.json), profile ("pico" | "featherwing"),
@@ -146,12 +151,12 @@ export class Console {
     crypto.getRandomValues(pool);
     FS.writeFile("/web/entropy.bin", pool);
     vm.runPython("import sys\nsys.path.insert(0, '/gauge')\nsys.path.insert(0, '/web')");
-    const d = vm.pyimport("web_drive");
+    const d = (this.d = vm.pyimport("web_drive")); // kept: its proxy's finalizer must not run
     // each function looked up once: a lookup makes a proxy (a reference kept
     // in the VM), and a snapshot must not be restored under new ones
     const f = {};
-    for (const k of ["setup", "boot", "step", "notice", "error", "press", "status", "mem", "free", "load",
-                     "collect", "record", "taken", "forget"]) f[k] = d[k];
+    for (const k of ["setup", "boot", "start", "step", "notice", "error", "press", "status", "mem", "free", "load",
+                     "collect", "record", "taken", "forget", "ballast"]) f[k] = d[k];
     f.setup(!!this.o.seeded, "/web/entropy.bin", this.width, this.height, this.o.profile === "featherwing");
     // the stand-ins of C modules cost no heap on the board: loaded now, counted from here
     for (const m of this.o.config.standins) {
@@ -162,44 +167,50 @@ export class Console {
     return f;
   }
 
-  // A heapsize whose gc.mem_free() with the stand-ins loaded is `cap` (as gauge.mjs).
-  async heapFor(cap) {
-    const key = "pisti.heapsize." + cap + "." + this.o.profile + "." + this.o.config.build;
-    let hs = Number((globalThis.localStorage && localStorage.getItem(key)) || this.o.config.heapsize || cap + 32768);
-    for (let i = 0; i < 8; i++) {
-      const vm = await this.loadVM(hs, false);
-      const f = this.setUp(vm);
-      const free = f.free();
-      if (Math.abs(cap - free) < 16) break;
-      hs += Math.round((cap - free) * 1.02);
-    }
-    if (globalThis.localStorage) localStorage.setItem(key, String(hs));
-    return hs;
+  // A heapsize whose heap holds the cap once the stand-ins and the driver
+  // are in (what is over it is held in a ballast: see load()).
+  heapsizeFor(cap) {
+    return Math.ceil((cap + this.o.config.overhead) / GC_SHARE);
   }
 
-  // Power on: a fresh VM, the nvm bytes as they were (reloaded: the restart
-  // after out of memory, straight into the saved game).
-  async power(reloaded = false) {
+  // Power on, once a worker: a VM of `heapsize` with the stand-ins loaded,
+  // what is free over the cap held in a ballast (web_drive.ballast), so
+  // gc.mem_free() is the cap. Returns gc.mem_free(): under the cap, the
+  // heapsize was too small (the page starts another worker with a bigger one).
+  async load(heapsize) {
     const cap = this.o.cap || PICO_HEAP;
-    if (!this.heapsize) this.heapsize = await this.heapFor(cap);
-    this.mp = null;
-    this.f = null;
-    let vm = await this.loadVM(this.heapsize, true);
-    let f = this.setUp(vm);
-    for (let i = 0; i < 3 && Math.abs(cap - f.free()) >= 16; i++) {
-      // the capped VM keeps a little more or less than the uncapped one measured
-      this.heapsize += Math.round((cap - f.free()) * 1.02);
-      vm = await this.loadVM(this.heapsize, true);
-      f = this.setUp(vm);
-    }
+    this.heapsize = heapsize;
+    const vm = await this.loadVM(heapsize, true);
+    const f = this.setUp(vm);
     this.mp = vm;
     this.f = f;
-    this.base = f.mem();
-    this.cap = f.free();
+    for (let i = 0; i < 4; i++) {
+      const over = f.free() - cap;
+      if (Math.abs(over) < 16 || i === 0 && over < 0) break;
+      if (over < 0) { // held too much: again, a little less
+        f.ballast(-1);
+        f.collect();
+        f.ballast(Math.max(0, f.free() - cap - 48));
+      } else f.ballast(Math.max(0, over - 32)); // (the bytearray's own block)
+      f.collect();
+    }
+    return f.free();
+  }
+
+  // Boot code.py (``reloaded``: the restart after out of memory, straight
+  // into the saved game), then, in a call of its own, the game it goes
+  // into (PISTI_START, or the saved game): this VM frees the boot's garbage
+  // only between calls.
+  boot(reloaded = false) {
+    this.base = this.f.mem();
+    this.cap = this.f.free();
     this.oomKey = -1;
     this.boots++;
     this.snapshot();
-    return this.call(["boot", reloaded]);
+    const r = this.call(["boot", reloaded]);
+    if (r < 0) return r;
+    const g = this.call(["start"]);
+    return g < 0 ? g : g | (r & 1);
   }
 
   snapshot() {
@@ -213,7 +224,9 @@ export class Console {
   }
 
   run(op) {
-    const r = op[0] === "boot" ? this.f.boot(op[1]) : op[0] === "step" ? this.f.step(op[1]) : this.f.press(op[1], op[2]);
+    const f = this.f;
+    const r = op[0] === "boot" ? f.boot(op[1]) : op[0] === "step" ? f.step(op[1])
+      : op[0] === "start" ? f.start() : f.press(op[1], op[2]);
     if (r !== -2) {
       if (op[0] !== "press") this.f.forget();
       return [r, []];
@@ -244,17 +257,17 @@ export class Console {
       [r, names] = this.run(op);
     }
     if (pre.length && r !== -2) this.snapshot(); // the imports are in; the log starts again
-    return this.result(r, op[0] === "boot");
+    return this.result(r);
   }
 
-  result(code, booting) {
+  result(code) {
     if (code >= 0) {
       if (code & 1) this.readFrame();
       this.checkNvm();
       this.flush();
       return code;
     }
-    if (code === -2 && !booting) {
+    if (code === -2) { // out of memory (also while booting): the firmware's own notice
       const k = this.f.notice();
       this.flush();
       if (k >= 0) {
@@ -263,13 +276,13 @@ export class Console {
         this.checkNvm();
         return -2;
       }
-      this.error = k === -2 ? "MemoryError while showing the out-of-memory notice" : this.f.error();
+      this.error = k === -2 ? "out of memory: a heap of " + this.cap + " B does not even hold the firmware's " +
+        "out-of-memory notice (the Pico has 171,264 B)" : this.f.error();
       return -3;
     }
     this.flush();
-    this.error = code === -2 ? "MemoryError: out of memory while booting (not caught on the board either)"
-      : code === -3 ? this.f.error() : code === -4 ? "microcontroller.reset()" : "error " + code;
-    return code === -2 ? -3 : code;
+    this.error = code === -3 ? this.f.error() : code === -4 ? "microcontroller.reset()" : "error " + code;
+    return code;
   }
 
   // One App.tick() after `ms` of time; the result's bits: 1 a new frame, 2 idle.

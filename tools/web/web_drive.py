@@ -57,13 +57,22 @@ def setup(seeded, entropy, width, height, feather=False):
 def boot(reloaded=False):
     """Power on (or, ``reloaded``, the restart after out of memory: straight
     back into the saved game): /code.py as __main__, with pisti_app.run()
-    returning after its boot()."""
-    global app, _disp, _seen
+    returning after its boot(). A game the boot goes into (PISTI_START, or
+    the saved game on a restart) is only noted: start() plays it in the next
+    call, after this call's garbage is collected (this VM collects only
+    between calls; the board's collector frees the boot's garbage as it
+    goes)."""
+    global app, _disp, _seen, _go, _boot_err
+    _go = None
+    App = None
     try:
         if reloaded:
             supervisor.runtime.run_reason = supervisor.RunReason.SUPERVISOR_RELOAD
         import pisti_app
         pisti_app.run = _run
+        from pisti_app.app import App
+        App.start_game = _later_start
+        App.continue_game = _later_continue
         with open("/code.py") as f:
             src = f.read()
         exec(compile(src, "code.py", "exec"), {"__name__": "__main__", "__file__": "/code.py"})
@@ -73,9 +82,67 @@ def boot(reloaded=False):
         _seen = -1
         return _frame(0)
     except BaseException as e:  # pylint: disable=broad-except
-        # out of memory while booting is not caught on the board either (run()
-        # catches it around the ticks only): a traceback
+        _go = None
+        if isinstance(e, MemoryError):
+            _boot_err = e
         return _d._fail(e)  # -2: out of memory (the page tries again, imports split off)
+    finally:
+        if App is not None:  # GameFlow's again
+            from pisti_app.games import GameFlow
+            App.start_game = GameFlow.start_game
+            App.continue_game = GameFlow.continue_game
+
+
+_go = None  # (GameFlow's method, args): the game boot() went into, for start()
+_boot_err = None  # a MemoryError of boot(), for notice()
+
+
+class _Booting:
+    """The screen while the game boot() went into waits for start()."""
+
+    name = "booting"
+    group = None
+    note = None
+
+    def say(self, text, ms=None):
+        self.note = (text, ms)
+
+    def close(self):
+        pass
+
+
+def _later(a, name, args):
+    global _go
+    from pisti_app.games import GameFlow
+    _go = (getattr(GameFlow, name), (a,) + args)
+    if not a.stack:
+        a.stack.append(_Booting())
+
+
+def _later_start(self, *args):
+    _later(self, "start_game", args)
+
+
+def _later_continue(self):
+    _later(self, "continue_game", ())
+
+
+def start():
+    """The game boot() went into, if any (a call of its own: see boot()).
+    Returns as step()."""
+    global _go
+    go = _go
+    _go = None
+    if go is None or app is None:
+        return 0
+    pending = app.stack[0] if app.stack and isinstance(app.stack[0], _Booting) else None
+    return _guard(_start, go, pending)
+
+
+def _start(go, pending):
+    go[0](*go[1])
+    if pending is not None and pending.note is not None:
+        app.screen.say(pending.note[0], pending.note[1])
 
 
 def _run():
@@ -98,10 +165,18 @@ def step(ms):
     /frame.bin, 2 app.idle(); -2 out of memory (the app is dropped: call
     notice() next), -3 an exception (its traceback in ``error()``), -4
     microcontroller.reset()."""
-    global app, _lost
     supervisor.advance(ms)
+    return _guard(_tick, None, None)
+
+
+def _tick(a, b):
+    app.tick()
+
+
+def _guard(fn, a, b):
+    global app, _lost
     try:
-        app.tick()
+        fn(a, b)
         r = _frame(0)
         if app.idle():
             r |= 2
@@ -134,7 +209,17 @@ def notice():
     """The firmware's out-of-memory notice (pisti_app.oom.out_of_memory),
     left when it starts waiting for OK (JS waits, then restarts the VM).
     Returns the OK key's number, or < 0 as step()."""
-    global _lost, _disp
+    global _lost, _disp, _boot_err
+    try:
+        if _lost is None:  # out of memory while booting: the board's hardware built again for the notice
+            from pisti_app.hw import Hardware
+            hw = Hardware()
+            _lost = (hw, "UP" not in hw.key_names, _boot_err)
+            _boot_err = None
+    except MemoryError:
+        return -2
+    except BaseException as e:  # pylint: disable=broad-except
+        return _d._fail(e)
     hw, three, err = _lost
     _lost = None
     q = hw.keys.events
@@ -249,3 +334,15 @@ def taken():
 
 def collect():
     gc.collect()  # runs on the way back to JS
+
+
+_ballast = []
+
+
+def ballast(n):
+    """Hold ``n`` more bytes (the heap over the cap, never used: the heap is
+    then the cap without a VM of another size); ``n`` < 0: let them all go."""
+    if n < 0:
+        del _ballast[:]
+    elif n > 0:
+        _ballast.append(bytearray(n))
