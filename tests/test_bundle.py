@@ -29,6 +29,9 @@ from tools.simlib.headless import Headless, ScriptDriver
 from tools.simlib.script import parse_keys, profile_buttons
 from tools.simlib.session import Session
 
+# One worker makes the zips once (the module fixture) and runs every test on them.
+pytestmark = pytest.mark.xdist_group("bundle")
+
 ROOT = Path(__file__).resolve().parent.parent
 SIM = ROOT / "tools" / "sim.py"
 PROFILES = sorted(p.stem for p in (ROOT / "tools" / "boards").glob("*.toml"))
