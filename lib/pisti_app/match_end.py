@@ -67,6 +67,17 @@ class MatchEnd(_Rows):
         if self.scroll(code):
             return
         if code == K.OK:
-            self.app.rematch()
+            self.app.later(rematch, self.app)
         elif code == K.BACK or code == K.MENU:
             self.app.end_match()
+
+
+def rematch(app):
+    """The same game again, with the same players, bot levels, target and
+    mode (rated or practice, T-1): called once the match end is gone
+    (``app.later``); a rated one is numbered anew (T-2 counted the last)."""
+    s = app.session
+    args = (s.game, s.players, list(s.levels), s.match.target, s.rated)
+    app.release()
+    app.forget("pisti_app.match_end", "pisti_app.results")
+    app.start_game(*args)

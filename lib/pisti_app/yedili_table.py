@@ -77,8 +77,7 @@ class YediliTable(TableBase):
                 self.cards.append(c)
             self.larrow = gfx.label("small", "", 0, 50)
             self.rarrow = gfx.label("small", "", 123, 50)
-            self.held = gfx.label("small", "", 127, 26, anchor=(1.0, 0.0))  # cards held, past 8
-            g.append(self.held)
+        self.held = None  # 64 px: the count of a hand past 8 cards, made when first needed
         self.action_inv = False
         g.append(self.larrow)
         g.append(self.rarrow)
@@ -113,7 +112,6 @@ class YediliTable(TableBase):
             self.cards.append(c)
         self.larrow = gfx.label("small", "", 41, 21)
         self.rarrow = gfx.label("small", "", 128, 21, anchor=(1.0, 0.0))
-        self.held = None  # no room for the count at 32 px
 
     # -- helpers -----------------------------------------------------------------
     def my_cards(self):
@@ -224,8 +222,20 @@ class YediliTable(TableBase):
         more = self.first + slots < n
         _set(self.larrow, "\u25c0" if self.first > 0 else "")
         _set(self.rarrow, "\u25b6" if more else "")
-        if self.held is not None:  # 64 px: how many cards, when they do not all show
-            _set(self.held, "" if pick or n <= slots else ("%d\u25b6" % n if more else "%d" % n))
+        text = "" if pick or n <= slots or self.compact else ("%d\u25b6" % n if more else "%d" % n)
+        if text or self.held is not None:  # 64 px: how many cards, when they do not all show
+            self.show_held(text)
+
+    def show_held(self, text):
+        """64 px: ``text`` right of the stock (how many cards the hand holds);
+        its label is made the first time, under the suit picker."""
+        lbl = self.held
+        if lbl is None:
+            lbl = self.held = gfx.label("small", "", 127, 26, anchor=(1.0, 0.0))
+            p = self.picker
+            self.group.insert(p.at, lbl)
+            p.at += 1
+        _set(lbl, text)
 
     def key(self, code):
         f = self.focus
