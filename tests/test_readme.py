@@ -268,6 +268,9 @@ def test_command_lines_use_options_the_tools_have():
     everything = {"--path"}
     for f in glob.glob(os.path.join(ROOT, "tools", "*.py")) + glob.glob(os.path.join(ROOT, "tools", "*.sh")):
         everything |= tool_options(os.path.basename(f))
+    for f in glob.glob(os.path.join(ROOT, "tools", "*.sh")):  # what the scripts pass on (apt-get's, pytest's)
+        with open(f, encoding="utf-8") as handle:
+            everything |= set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", handle.read()))
     used = 0
     for line in text.splitlines():
         m = re.match(r"\s*(?:python|\.venv/bin/python|bash) tools/(\w+\.(?:py|sh))(.*)", line)

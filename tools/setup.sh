@@ -65,7 +65,8 @@ apt_install() {
 # pinned MicroPython WebAssembly port (tools/memgauge/package-lock.json)
 # into tools/memgauge/node_modules.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  if ! apt_install nodejs npm; then
+  apt_install nodejs npm || true
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     echo "setup: node and npm are needed by tools/memgauge.py: install Node.js 18 or newer" >&2
     exit 1
   fi
