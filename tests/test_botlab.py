@@ -211,3 +211,52 @@ def test_ray_is_asked_for_by_flag_or_address(monkeypatch):
     assert not arena.ray_wanted(False) and arena.ray_wanted(True)
     monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:6379")
     assert arena.ray_wanted(False)
+
+
+# -- weighted levels, the tuner, the ladder ------------------------------------------------
+
+def test_usta_with_its_own_weights_is_usta():
+    from pisti_core.bots.pisti_bots import WEIGHTS
+    from pisti_core.bots.yedili_heur import LEVELS
+    from tools.botlab import weighted_name
+    name = weighted_name("usta", WEIGHTS[0])
+    a = arena.run("pisti", 2, [name, "greedy"], 6, seed=2)
+    b = arena.run("pisti", 2, ["usta", "greedy"], 6, seed=2)
+    assert a["mean_diff"] == b["mean_diff"] and a["hand_win_rate"] == b["hand_win_rate"]
+    y = weighted_name("usta", LEVELS["usta"])
+    assert arena.run("yedili", 3, [y, "greedy"], 3, seed=1)["mean_diff"] == \
+        arena.run("yedili", 3, ["usta", "greedy"], 3, seed=1)["mean_diff"]
+    with pytest.raises(ValueError, match="takes 10 weights"):
+        make("usta:1:2", "pisti", random.Random(1))
+    with pytest.raises(ValueError, match="bytes"):
+        make("usta:" + ":".join(["300"] * 17), "yedili", random.Random(1))
+
+
+def test_tune_repeats_with_its_seed_and_starts_from_todays_weights():
+    pytest.importorskip("optuna")
+    from tools import tune
+    a = tune.tune("pisti", 2, 3, 3, seed=1, check_deals=4, jobs=1)
+    b = tune.tune("pisti", 2, 3, 3, seed=1, check_deals=4, jobs=1)
+    assert [r["weights"] for r in a["rows"]] == [r["weights"] for r in b["rows"]]
+    assert a["rows"][0]["weights"] == a["before"] == tune.usta_weights("pisti")
+    assert a["rows"][1]["weights"] != a["before"]  # the sampler moved
+    assert a["rows"][0]["weights"][9] == a["rows"][2]["weights"][9]  # the Pico's budget stays
+    assert a["check"]["deals"] == 4 and a["check"]["seed"] == 2
+    assert "better" in a and "tune pisti 2p" in tune.report(a)
+
+
+def test_ladder_rows_table_and_plot(tmp_path):
+    from PIL import Image
+    from tools import ladder
+    rows = ladder.rows_for("pimc16")
+    assert ("pisti", 2, "usta", "pimc16") in rows and ("pisti", 4, "kalfa", "pimc16") in rows
+    assert ("yedili", 4, "usta", "greedy") in rows
+    assert not any(g == "yedili" and b == "pimc16" for g, _, _, b in rows)
+    fake = [{"game": g, "players": p, "a": a, "b": b, "deals": 100, "seed": 7,
+             "mean_diff": 1.5 - i, "ci95": 0.5} for i, (g, p, a, b) in enumerate(rows)]
+    md = ladder.markdown(fake)
+    assert "| Pişti 2p | usta vs pimc16 | 100 (7) | +1.50 | +1.00 .. +2.00 |" in md
+    png = tmp_path / "l.png"
+    ladder.plot(str(png), fake, "t")
+    im = Image.open(png)
+    assert im.size[0] == 720 and im.size[1] > 26 * len(rows)

@@ -113,9 +113,10 @@ def inference(obs):
     return w
 
 
-def sample_deck(obs, rng, weights=None):
-    """A full deck (top first) that agrees with ``obs``; the other seats'
-    current hands drawn with ``weights`` (from :func:`inference`)."""
+def skeleton(obs):
+    """What the seat knows of the deck: (deck with -1 where unseen, the
+    unseen cards, per other seat the deck positions of its current hand
+    that are unseen)."""
     n = obs.players
     dealer = obs.dealer
     deck = [-1] * 52
@@ -126,7 +127,6 @@ def sample_deck(obs, rng, weights=None):
         known[c] = 1
 
     rev = obs.revealed
-    h0 = 4 - len(rev)
     for i in range(len(rev)):  # P-5: up = deck[3], deck[2], ...
         put(3 - i, rev[i])
     for i in range(len(obs.hidden_cards)):  # P-8: only once our side took them
@@ -135,9 +135,8 @@ def sample_deck(obs, rng, weights=None):
     per = 4 * n
     cur = obs.ply // per
 
-    def block(k, s):  # deck positions of seat s's cards in deal k
-        b = 4 + per * k + 4 * ((s - dealer - 1) % n)
-        return b
+    def block(k, s):  # the first deck position of seat s's cards in deal k
+        return 4 + per * k + 4 * ((s - dealer - 1) % n)
 
     fill = {}  # (deal, seat) -> next free offset
 
@@ -157,15 +156,24 @@ def sample_deck(obs, rng, weights=None):
     for c in obs.hand:
         place(cur, obs.seat, c)
     pool = [c for c in range(52) if not known[c]]
+    slots = []
+    for s in range(n):
+        b = block(cur, s)
+        slots.append([] if s == obs.seat else [p for p in range(b, b + 4) if deck[p] < 0])
+    return deck, pool, slots
+
+
+def sample_deck(obs, rng, weights=None, skel=None):
+    """A full deck (top first) that agrees with ``obs``; the other seats'
+    current hands drawn with ``weights`` (from :func:`inference`)."""
+    deck, pool, slots = skel or skeleton(obs)
+    deck = list(deck)
+    pool = list(pool)
     rng_r = rng.random
     if weights is not None:
-        for s in range(n):
-            if s == obs.seat:
-                continue
-            b = block(cur, s)
-            slots = [p for p in range(b, b + 4) if deck[p] < 0]
+        for s in range(obs.players):
             row = weights[s]
-            for p in slots:
+            for p in slots[s]:
                 tot = 0.0
                 for c in pool:
                     tot += row[c]
@@ -180,7 +188,7 @@ def sample_deck(obs, rng, weights=None):
                 c = pool[j]
                 pool[j] = pool[last]
                 pool.pop()
-                put(p, c)
+                deck[p] = c
     # The rest at random (Fisher-Yates with rng.randrange).
     for i in range(len(pool) - 1, 0, -1):
         j = rng.randrange(i + 1)
@@ -194,9 +202,9 @@ def sample_deck(obs, rng, weights=None):
     return bytes(deck)
 
 
-def world(obs, rng, weights=None):
+def world(obs, rng, weights=None, skel=None):
     """A PistiHand in the position of ``obs`` on a sampled deck."""
-    st = PistiHand(obs.players, obs.dealer, sample_deck(obs, rng, weights))
+    st = PistiHand(obs.players, obs.dealer, sample_deck(obs, rng, weights, skel))
     for a in obs.played:
         st.play(a)
     return st
@@ -336,8 +344,9 @@ class Pimc:
         wts = inference(obs) if self.infer else None
         tot = [0.0] * len(hand)
         side = obs.side
+        skel = skeleton(obs)
         for _ in range(self.worlds):
-            w = world(obs, rng, wts)
+            w = world(obs, rng, wts, skel)
             seed = rng.randrange(1 << 30)
             if obs.players == 2 and obs.stock == 0 and self.solve_tail:
                 for i in range(len(hand)):
