@@ -10,11 +10,17 @@ described by its first dealer and, per hand, the deck order and the actions
 (T-6), so it can be saved, replayed and resumed.
 """
 
+import sys
+
 from pisti_core.cards import const, decks_for, randbelow, shuffle_and_cut
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 
 GAMES = ("pisti", "yedili")
+
+# The device and the micropython command collect between hands; CPython (tools,
+# tests, simulator) does not: there gc.collect() is slow and changes nothing.
+_COLLECT = sys.implementation.name in ("micropython", "circuitpython")
 
 
 def new_hand(game, players, dealer, deck):
@@ -86,6 +92,15 @@ class Match:
             raise ValueError("the match is over")
         if self.hand is not None and not self.hand.over:
             raise ValueError("the hand in play is not over")
+        # The finished hand goes, and its garbage with it, before the next is
+        # built: the new hand's buffers then sit in the lowest free blocks, not
+        # among a match's leftovers (at the core's 40K cap a match otherwise
+        # fragmented the heap until a 464-byte block could not be found). On
+        # MicroPython only: there a collection of the whole heap costs ~1 ms.
+        self.hand = None
+        if _COLLECT:
+            import gc
+            gc.collect()
         if deck is None:
             deck = deal_deck(self.game, self.players, self.below)
         self.hand = new_hand(self.game, self.players, self.dealer, deck)

@@ -342,9 +342,11 @@ def test_about_shows_version_and_free_memory(device):
     assert st["screen"] == "about"
     from pisti_app import __version__  # pylint: disable=import-outside-toplevel
 
-    text = " ".join(st["lines"])
-    assert __version__ in text and "Free memory:" in text
-    assert "UP DOWN LEFT RIGHT A B" in text
+    assert __version__ in " ".join(st["lines"]) and "Free memory:" in " ".join(st["lines"])
+    for _ in range(4):  # the last lines come with DOWN (the bottom row says so: issue 21)
+        d.press("DOWN")
+    assert "UP DOWN LEFT RIGHT A B" in " ".join(d.status()["lines"])
+    assert d.status()["footer"] == "\u25b2\u25bc line  B back"
     d.shot("about")
     d.press("B")
     assert d.status()["screen"] == "menu"
@@ -417,9 +419,15 @@ def test_three_button_board_maps_prev_next_ok_and_long_back(tmp_path):
         rig.keys.tap("B")
         run(60)
         assert app.status()["screen"] == "new_game"
-        rig.keys.tap("B")  # OK on a value row cycles it: Pişti -> Pis Yedili
+        rig.keys.tap("B")  # B on a value row edits it (issue 21) ...
+        run(60)
+        assert app.status()["editing"] and app.status()["cursor"] == "game"
+        rig.keys.tap("C")  # ... C changes it: Pişti -> Pis Yedili
         run(60)
         assert app.status()["menu"][:3] == ["game", "mode", "players"] and "target" not in app.status()["menu"]
+        rig.keys.hold("B", 800)  # a long B ends the edit
+        run(60)
+        assert app.status()["screen"] == "new_game" and not app.status()["editing"]
         rig.keys.hold("B", 800)  # a long B goes back
         run(60)
         assert app.status()["screen"] == "menu"

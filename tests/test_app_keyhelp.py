@@ -215,7 +215,7 @@ def test_pico_keeps_the_six_button_texts(device):
     shown = _shown(d, SIX)
     six, _ = TABLES["en"]
     assert shown["splash"] == "press A"
-    assert shown["menu_help"] == "\u25b2\u25bc move  A select  B back"
+    assert shown["menu_help"] == "\u25b2\u25bc move  A select"  # the main menu: nothing to go back to
     assert shown["help_pisti"] == "\u25c0\u25b6 choose  A play  B menu"
     assert shown["keys_leave"] == "A leave   B stay"
     assert shown["ok_next"] == "A \u25b6"

@@ -285,13 +285,18 @@ def test_rules_pages_show_how_to_turn_them(device, lang, footer):
     assert "\u25bc" not in d.app.screen.mark.text  # the very end
 
 
-def test_one_page_texts_keep_all_their_lines(device):
+def test_one_page_texts_say_their_keys_and_scroll_to_every_line(device):
     d = device()
     d.press("A")
     d.menu_to("about")
     d.press("A")
     st = d.status()
-    assert st["pages"] == 1 and st["footer"] is None and len(st["lines"]) == 7
+    # issue 21: About (and Rankings) say their keys on the last line, as paged texts do
+    assert st["pages"] == 1 and st["footer"] == "\u25b2\u25bc line  B back" and len(st["lines"]) == 6
+    lines = d.app.screen.pages[0][1]
+    for _ in range(len(lines)):  # every line of the text is reached with DOWN
+        d.press("DOWN")
+    assert d.status()["lines"][-1] == lines[-1]
 
 
 def test_rules_pages_on_three_buttons_say_a_c_and_keep_three_lines(tmp_path):

@@ -27,7 +27,7 @@ PAGES = ("PISTI", "YEDILI", "YEDILI_3", "BUTTONS_6", "BUTTONS_3")
 WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("Bot 3",),
          "picked": ("Bot 3", "10\u2666"), "muamele_pick": (12,), "hint_pending": (12,),
          "one_card": ("Bot 3",), "went_out": ("Bot 3",), "waiting": ("Bot 3",),
-         "rank_points": ("Pis Yedili", -1), "hands_played": (99,), "why_pending": (12,),
+         "rank_points": ("Pis Yedili", -1), "hands_played": (99,), "hand_played": (1,), "why_pending": (12,),
          "why_named": ("\u2663", "\u2663"), "why_match": ("\u2663", "10"),
          "winner_is": ("Onlar",), "bot_n": (3,), "hand_n": (99,), "target_n": (151,),
          "r_match": (151,), "r_out": ("Bot 3",), "draw_n": (12,),
@@ -78,13 +78,14 @@ def test_every_string_has_glyphs_in_the_fonts(lang):
 @pytest.mark.parametrize("lang", ["en", "tr", "en3", "tr3"])
 def test_texts_fit_where_they_are_shown(lang):
     s = TABLES[lang]
-    line = ("help_menu", "help_values", "help_pisti", "help_yedili", "help_action", "waiting",
+    line = ("help_menu", "help_main", "help_settings", "help_settings_edit", "help_new", "help_new_edit",
+            "help_page", "help_pages", "keys_rematch", "r_mu_legend", "hand_played", "help_pisti", "help_yedili", "help_action", "waiting",
             "hand_over", "not_your_turn", "took", "drew", "passed", "picked", "muamele_pick",
             "choose_suit", "hint_opening", "hint_pending", "hint_drawn", "hint_again", "hint_no_card",
             "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title",
             "leave_q", "new_q", "time_up", "keys_leave", "keys_new", "keys_ok", "practice_end",
             "nothing_to_undo", "nvm_reset", "nvm_recovered", "rank_head", "rank_row", "press_a",
-            "ok_menu", "you_drew", "you_passed", "you_picked", "this_hand", "hand_cards")
+            "ok_rematch", "you_drew", "you_passed", "you_picked", "this_hand", "hand_cards")
     for key in line:  # the message line and title bars: 25 small characters
         assert len(filled(s, key)) <= 25, (key, filled(s, key))
     for key in ("pisti_bang", "jack_pisti", "you_out"):  # a double-size toast line
@@ -175,7 +176,7 @@ def test_switching_to_turkish_in_settings_puts_turkish_on_the_screen(device):
     assert region_matches_text(oled, "Yeni oyun", 3, 11)
     assert region_matches_text(oled, "Sıralama", 3, 22)
     assert region_matches_text(oled, "Ayarlar", 3, 33, inverse=True)  # the cursor's row
-    assert region_matches_text(oled, "\u25b2\u25bc seç  A tamam  B geri", 0, 56, "small")
+    assert region_matches_text(oled, "\u25b2\u25bc seç  A tamam", 0, 56, "small")  # nothing to go back to
     d.shot("menu_tr")
 
 

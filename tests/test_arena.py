@@ -38,7 +38,7 @@ def same_figures(a, b):
 
 def test_json_output_has_the_documented_fields_and_progress_goes_to_stderr():
     r = run_cli("--game", "pisti", "--players", "2", "--bots", "usta,greedy", "--deals", "12",
-                "--seed", "7", "--json", "--jobs", "1")
+                "--seed", "7", "--json", "--jobs", "1", "--progress")
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)  # stdout is one JSON object and nothing else
     for k in FIELDS:
@@ -48,7 +48,8 @@ def test_json_output_has_the_documented_fields_and_progress_goes_to_stderr():
     assert isinstance(res["mean_diff"], float) and res["ci95"] > 0
     assert 0 <= res["hand_win_rate"] <= 1
     assert len(res["ms_per_decision"]) == 2 and all(t > 0 for t in res["ms_per_decision"])
-    assert "12/12 deals" in r.stderr  # the progress bar
+    assert "12/12 deals" in r.stderr  # the progress line (forced: stderr is no terminal)
+    assert "deals/s" in r.stderr and "left" in r.stderr
 
 
 def test_seed_repeats_a_run_and_jobs_do_not_change_it():
@@ -187,3 +188,18 @@ def test_an_outside_bot_is_restarted_after_a_failure(tmp_path):
     assert e.value.line == "junk" and e.value.seat == 0
     assert bot.choose(o) == parse_card(obs_json(o)["legal"][0])  # a fresh process answers
     bot.close()
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_failed_outside_bot_makes_the_exit_status_1(tmp_path, json_out):
+    # Issue 21: every move failed, yet the arena said 0.
+    bad = bot_file(tmp_path, "bad.py", "for line in sys.stdin:\n    print('hello there', flush=True)\n")
+    r = run_cli("--bots", "%s,greedy" % bad, "--deals", "2", "--seed", "1", "--quiet", "--timeout", "5",
+                *(["--json"] if json_out else []))
+    assert r.returncode == 1, r.stdout + r.stderr
+    n = len(json.loads(r.stdout)["errors"]) if json_out else r.stdout.count("  ERROR deal ")
+    assert n >= 2
+    assert r.stderr == "arena: an outside bot failed %d times (%s): the figures count forfeits\n" % (
+        n, "errors in the JSON" if json_out else "the ERROR lines")
+    good = run_cli("--bots", "%s,greedy" % EXAMPLE, "--deals", "1", "--seed", "1", "--quiet")
+    assert good.returncode == 0 and "ERROR" not in good.stdout, good.stdout + good.stderr

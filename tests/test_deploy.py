@@ -377,14 +377,24 @@ def test_write_refused_midway_gives_clear_error(drive, project, capsys, monkeypa
     assert not list(drive.rglob(deploy.TMP_PREFIX + "*"))
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="permissions do not bind root")
+@pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
 def test_read_only_folder_permissions(drive, project, capsys):
     drive.chmod(0o555)
     try:
-        status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs")
+        if os.geteuid() == 0:
+            # Permissions bind root only without its capabilities to override
+            # them: deploy runs in a process that has not got them (setpriv).
+            proc = subprocess.run(
+                ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", sys.executable,
+                 str(ROOT / "tools" / "deploy.py"), "--to", str(drive), "--source", str(project), "--no-libs"],
+                capture_output=True, text=True, timeout=120)
+            status, err = proc.returncode, proc.stderr
+        else:
+            status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs")
     finally:
         drive.chmod(0o755)
-    assert status == 1 and "read-only" in err
+    assert status == 1 and "read-only" in err, err
+    assert "Traceback" not in err
 
 
 def test_full_drive_is_refused_before_copying(drive, project, capsys, monkeypatch):
@@ -982,8 +992,10 @@ DRIVER_DIST = "adafruit-circuitpython-displayio-ssd1306"
 
 
 def pinned_version(dist):
-    """The version tools/requirements.txt pins for a distribution."""
-    for line in (ROOT / "tools" / "requirements.txt").read_text().splitlines():
+    """The version tools/requirements.txt pins for a distribution (its own lines, or the
+    simulator's pins that it includes from tools/requirements-play.txt)."""
+    pins = (ROOT / "tools" / "requirements.txt").read_text() + (ROOT / "tools" / "requirements-play.txt").read_text()
+    for line in pins.splitlines():
         if line.lower().startswith(dist.lower() + "=="):
             return line.split("==", 1)[1].strip()
     raise AssertionError(dist + " is not pinned")
@@ -1193,3 +1205,17 @@ def test_wiring_pins_follow_the_pico_pinout(tmp_path):
     out = tmp_path / "wiring.png"
     assert wiring.main(["--out", str(out)]) == 0
     assert out.read_bytes().startswith(b"\x89PNG") and out.stat().st_size < 150_000
+
+
+def test_the_pins_include_the_simulators_file(tmp_path):
+    # tools/requirements.txt takes the simulator's pins (the display driver
+    # among them) from tools/requirements-play.txt with -r: --offline reads both.
+    from tools.deploylib.envlibs import read_pins
+
+    pins = read_pins(deploy.PINS)
+    assert pins["adafruit_displayio_ssd1306"][0] == "adafruit-circuitpython-displayio-ssd1306"
+    assert "circup" in pins and "adafruit_blinka" in pins
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "inner.txt").write_text("a-lib==1.2; sys_platform == 'linux'\n-r ../outer.txt\n")
+    (tmp_path / "outer.txt").write_text("# pins\n-r sub/inner.txt\nb-lib==3.0  # note\n")
+    assert read_pins(tmp_path / "outer.txt") == {"a_lib": ("a-lib", "1.2"), "b_lib": ("b-lib", "3.0")}

@@ -3,7 +3,7 @@
 """Button-mash fuzzing of the firmware (issue 12): tools/fuzz.py.
 
 The CI run presses 20,000 buttons over both profiles (six buttons 128x64,
-three buttons 128x32) with no fault; a broken invariant planted in the rules
+three buttons 128x32) with no fault, in parts that run side by side; a broken invariant planted in the rules
 core is found, reported with a seed and key lists, and those reproduce it
 (with the checks, and in plain ``tools/sim.py``). RULES.md P-1, Y-1 (the
 deck), P-13, Y-16 (totals grow), T-6 (saved before shown, resumed after a
@@ -16,7 +16,6 @@ import os
 import shlex
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -43,25 +42,33 @@ def test_burst_steps_parse():
         parse_keys("A+C", PICO)
 
 
-def test_ci_run_both_profiles_no_fault():
-    # One process a profile, side by side (CI has two cores): ~70 s instead of ~140 s.
-    procs = {}
-    for profile, seed in (("pico", 12), ("featherwing", 13)):
-        procs[profile] = subprocess.Popen(
-            [sys.executable, str(ROOT / "tools" / "fuzz.py"), "--presses", str(CI_PRESSES // 2), "--seed", str(seed),
-             "--profile", profile, "--json", "--quiet",
-             "--fault-file", os.path.join(tempfile.gettempdir(), "pisti-fuzz-ci-%s.json" % profile)],
-            cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    results = {}
-    for profile, proc in procs.items():
-        out, err = proc.communicate(timeout=1800)
-        assert proc.returncode == 0, out + err  # a fault prints its seed and the keys that reproduce it
-        results[profile] = json.loads(out.strip().splitlines()[0])
+CI_RUNS = (("pico", 12), ("featherwing", 13))  # a profile's run: CI_PRESSES // 2 presses from its seed
+CI_PARTS = 3  # each run plays in this many parts, one process a part (pytest-xdist spreads them)
+
+
+def _ci_shared_dir(tmp_path_factory):
+    """A folder all of this pytest run's processes see (under pytest-xdist
+    each worker's basetemp is a folder of the run's own)."""
+    base = tmp_path_factory.getbasetemp()
+    root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    path = root / "fuzz-ci"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+def _check_ci_coverage(results):
+    """The whole CI run (every part of both profiles): what it must have reached."""
     screens, tables, langs = set(), set(), set()
-    for profile, s in results.items():
+    for profile, _ in CI_RUNS:
+        mine = [s for s in results if s["per_profile"] == {profile: s["presses"]}]
+        assert len(mine) == CI_PARTS and sum(s["presses"] for s in mine) == CI_PRESSES // 2, mine
+        assert sorted(i for s in mine for i in s["chains"]) == list(range(len(
+            fuzz.Fuzzer(dict(CI_RUNS)[profile], CI_PRESSES // 2, (profile,)).plan())))
+        cuts = sum(s["power_cuts"] for s in mine)
+        resumes = sum(s["resumes"] for s in mine)
+        assert cuts >= 10 and resumes >= 10, (profile, cuts, resumes)  # T-6 resumes were checked
+    for s in results:
         langs |= set(s["langs"])
-        assert s["faults"] == 0 and s["presses"] == CI_PRESSES // 2 and s["per_profile"] == {profile: CI_PRESSES // 2}
-        assert s["power_cuts"] >= 10 and s["resumes"] >= 10, s  # T-6 resumes were checked
         screens |= set(s["screens"])
         tables |= set(s["tables"])
     assert langs == {"en", "tr"}
@@ -71,6 +78,56 @@ def test_ci_run_both_profiles_no_fault():
     assert games == {(g, str(n)) for g, n in fuzz.MODES}, games  # every game and player count at a table
     assert {t.split(":")[-1] for t in tables} == {"rated", "practice"}
     assert {lv for t in tables for lv in t.split(":")[2].split(",")} == set(fuzz.LEVELS)
+
+
+@pytest.mark.parametrize("profile, seed, part", [(p, s, k) for p, s in CI_RUNS for k in range(CI_PARTS)])
+def test_ci_run_no_fault(tmp_path_factory, tmp_path, profile, seed, part):
+    # CI_PRESSES over both profiles, each profile's run in CI_PARTS parts
+    # (shares of its chains: together exactly the chains of the whole run).
+    run = fuzz.Fuzzer(seed, CI_PRESSES // 2, (profile,))
+    shares = [run.share(k, CI_PARTS) for k in range(CI_PARTS)]
+    assert sorted(c for share in shares for c in share) == run.plan()
+    mine = shares[part]
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "fuzz.py"), "--presses", str(CI_PRESSES // 2), "--seed", str(seed),
+         "--profile", profile, "--part", "%d/%d" % (part + 1, CI_PARTS), "--json", "--quiet",
+         "--fault-file", str(tmp_path / "fault.json")],
+        cwd=str(ROOT), capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, proc.stdout + proc.stderr  # a fault prints its seed and the keys that reproduce it
+    s = json.loads(proc.stdout.strip().splitlines()[0])
+    assert s["faults"] == 0 and s["chains"] == [c[0] for c in mine]
+    assert s["presses"] == sum(c[3] for c in mine) and s["per_profile"] == {profile: s["presses"]}
+    # What the whole run reached is checked once every part is done, by the
+    # part that finishes last (each leaves its summary in the run's folder).
+    shared = _ci_shared_dir(tmp_path_factory)
+    tmp = shared / (".%s-%d.tmp" % (profile, part))
+    tmp.write_text(json.dumps(s))
+    os.replace(str(tmp), str(shared / ("%s-%d.json" % (profile, part))))
+    results = [json.loads(p.read_text()) for p in sorted(shared.glob("*.json"))]
+    if len(results) == len(CI_RUNS) * CI_PARTS:
+        _check_ci_coverage(results)
+
+
+def test_parts_share_the_chains_of_the_whole_run():
+    run = fuzz.Fuzzer(12, CI_PRESSES // 2, ("pico",))
+    plan = run.plan()
+    assert [c[0] for c in plan] == list(range(len(plan))) and sum(c[3] for c in plan) == CI_PRESSES // 2
+    assert all(fuzz.CHAIN_PRESSES[0] <= c[3] < fuzz.CHAIN_PRESSES[1] for c in plan[:-1])
+    assert {c[1] for c in plan} == {"pico"} and {c[1] for c in fuzz.Fuzzer(1, 5000).plan()} == set(fuzz.PROFILES)
+    for parts in (1, 2, 3, 5):
+        shares = [run.share(k, parts) for k in range(parts)]
+        assert sorted(c for share in shares for c in share) == plan
+        presses = [sum(c[3] for c in share) for share in shares]
+        assert max(presses) - min(presses) < fuzz.CHAIN_PRESSES[1], presses
+    assert run.share(0, 1) == plan
+
+
+@pytest.mark.parametrize("part", ["0/3", "4/3", "2", "a/b", "1/0"])
+def test_a_bad_part_is_a_usage_error(part):
+    out, err = io.StringIO(), io.StringIO()
+    assert fuzz.main(["--presses", "10", "--part", part], out=out, err=err) == 2
+    assert err.getvalue() == "fuzz.py: --part wants K/N with 1 <= K <= N (e.g. 1/3), not %r\n" % part
+    assert out.getvalue() == ""
 
 
 def _missing_card(monkeypatch):

@@ -25,6 +25,10 @@ import pytest
 
 from tools import memgauge
 
+# One worker runs every test of this file under pytest-xdist (tools/test.sh):
+# they share the module fixture's one long run.
+pytestmark = pytest.mark.xdist_group("memgauge")
+
 MENU_MAX = 65536  # B live at the main menu (issue 11: <= 64 KB in the gauge)
 MATCH_MAX = 112640  # B live anywhere in a match (<= 110 KB)
 DEVICE_HEAP = memgauge.DEVICE_HEAP  # 171,264 B free at a fresh REPL on the Pico

@@ -322,6 +322,17 @@ def test_window_scripted_matches_headless(tmp_path):
     assert (tmp_path / "w.png").read_bytes() == (tmp_path / "h.png").read_bytes()
 
 
+def test_window_without_a_display_is_one_line_of_our_own():
+    # Issue 21: SDL's "XDG_RUNTIME_DIR is invalid" came before the project's message.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "SDL_VIDEODRIVER")}
+    proc = subprocess.run([sys.executable, SIM, "--window"], env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr == ("sim: no screen for a window (SDL video driver 'offscreen'): run it on a desktop, "
+                           "or play in the terminal (bash tools/play.sh)\n")
+
+
 def test_window_keymap():
     from tools.simlib.window import QUIT as WQUIT, window_keymap  # pylint: disable=import-outside-toplevel
     import pygame  # pylint: disable=import-outside-toplevel
@@ -411,6 +422,98 @@ def test_terminal_mode_in_a_pty():
         os.close(master)
         os.close(slave)
     assert b"\x1b[?1049l" in out and b"\x1b[?25h" in out
+
+
+def test_the_key_help_wraps_at_the_terminal_width():
+    from tools.simlib.terminal import help_line, wrap_help  # pylint: disable=import-outside-toplevel
+
+    for buttons in (PICO, profile_buttons("featherwing")):
+        text = help_line(buttons)
+        for columns in (40, 80, 200):
+            lines = wrap_help(text, columns)
+            assert all(len(line) <= columns for line in lines), lines
+            assert " | ".join(lines) == text  # nothing lost, items whole
+    assert wrap_help("abcdef | gh", 4) == ["abcd", "gh"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
+def test_an_80x24_terminal_shows_all_the_key_help_and_how_to_get_the_larger_picture():
+    # Issue 21: in 80x24 the key help was cut at column 80 ("q quit" never shown).
+    import fcntl  # pylint: disable=import-outside-toplevel
+    import termios  # pylint: disable=import-outside-toplevel
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen([sys.executable, SIM, "--seed", "1"], stdin=slave, stdout=slave, stderr=slave,
+                            cwd=ROOT, close_fds=True)
+    try:
+        out = _read_until(master, b"screen splash", b"")
+        os.write(master, b"q")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
+    text = out.decode("utf-8", "replace")
+    assert "X = long B (menu) | Z = long A | q quit" in text
+    assert "a 130x36 terminal (or --window) shows the larger picture" in text
+    frame = text[text.rindex("\x1b[H"):]
+    shown = [line for line in frame.replace("\x1b[K", "").split("\r\n")]
+    assert len(shown) <= 24 and all(len(line) <= 80 for line in shown if "\x1b" not in line), shown
+
+
+CRASHING_BOT = "import sys\nsys.stdin.readline()\nraise RuntimeError('my bot broke here')\n"
+
+
+def test_an_outside_bots_traceback_goes_to_the_bot_log(tmp_path):
+    bot = tmp_path / "crash.py"
+    bot.write_text(CRASHING_BOT)
+    log = tmp_path / "bots.log"
+    code, out, err = run_sim("--headless", "--start", "pisti:2:usta", "--seed", "3", "--bot", "1=" + str(bot),
+                             "--bot-log", str(log))
+    assert code == 1 and "Traceback" not in err, err
+    last = err.splitlines()[-1]
+    assert "in seat 1 stopped (exit code 1)" in last and last.endswith("; its error output is in %s" % log)
+    text = log.read_text()
+    assert text.startswith("--- seat 1: %s (started " % bot)
+    assert "Traceback" in text and "RuntimeError: my bot broke here" in text
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
+def test_in_the_terminal_the_bots_traceback_is_kept_in_a_log_the_message_names():
+    # Issue 21: the interactive simulator's screen clear wiped the bot's traceback.
+    import fcntl  # pylint: disable=import-outside-toplevel
+    import termios  # pylint: disable=import-outside-toplevel
+    import tempfile  # pylint: disable=import-outside-toplevel
+
+    tmp = tempfile.mkdtemp(prefix="pisti-botlog-")
+    bot = os.path.join(tmp, "crash.py")
+    with open(bot, "w", encoding="utf-8") as f:
+        f.write(CRASHING_BOT)
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 132, 0, 0))
+    proc = subprocess.Popen([sys.executable, SIM, "--start", "pisti:2:usta", "--seed", "3", "--bot", "1=" + bot],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, close_fds=True)
+    log = os.path.join(tempfile.gettempdir(), "pisti-bots-%d.log" % proc.pid)
+    try:
+        out = _read_until(master, b"its error output is in " + log.encode(), b"")
+        assert proc.wait(timeout=30) == 1
+        with open(log, encoding="utf-8") as f:
+            text = f.read()
+        assert "RuntimeError: my bot broke here" in text and "Traceback" in text
+        # on the terminal: the one line after the screen is gone, not the traceback
+        assert b"my bot broke here" not in out.split(b"\x1b[?1049l")[-1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
+        shutil.rmtree(tmp, ignore_errors=True)
+        if os.path.exists(log):
+            os.remove(log)
 
 
 def test_play_sh_runs_the_simulator(tmp_path):

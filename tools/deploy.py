@@ -23,6 +23,10 @@ libraries import is on neither the drive nor in CircuitPython
 installed), or an .mpy is in a format the board's version refuses
 (deploylib/mpyfile.py), MicroPython's mpy-cross included.
 
+``--zip OUTDIR`` deploys the same way into empty folders, one for each
+board profile and CircuitPython version, and writes each as a Project
+Bundle zip for makers without Python (deploylib/bundle.py).
+
 Desktop CPython 3.11 only; nothing here is imported by device code.
 """
 
@@ -44,8 +48,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if __name__ == "__main__":  # typed as python tools/deploy.py: the project's .venv
+    from tools import useenv  # noqa: E402
 
-from tools.deploylib import DeployError, boards, envlibs, imports, mpyfile, settings_check  # noqa: E402
+    useenv.reexec()
+
+from tools.deploylib import DeployError, boards, bundle, envlibs, imports, mpyfile, settings_check  # noqa: E402
 from tools.deploylib import skipped as _skipped  # noqa: E402
 from tools.deploylib.drives import find_drives  # noqa: E402
 from tools.deploylib.libs import (  # noqa: E402,F401 (library_name: for tests)
@@ -945,6 +953,20 @@ def run(args, runner: Runner = run_subprocess, out=print, err=None) -> int:
     return 0
 
 
+def stage(args, drive: Path, major: int, board_name: str, board_id: str) -> Plan:
+    """Deploy quietly into an empty folder as onto a board of CircuitPython ``major``
+    with that Board ID (``--zip``: the bundles hold exactly this); returns the plan."""
+    info = BootInfo(version=f"{major}.x", major=major, board_name=board_name, board_id=board_id)
+
+    def no_circup(cmd):
+        raise DeployError("internal: a bundle is made without circup")
+
+    with tempfile.TemporaryDirectory(prefix="pisti-mpy-") as work:
+        plan = make_plan(args, drive, info, Path(work), lambda _text: None)
+        execute(plan, no_circup, lambda _text: None)
+    return plan
+
+
 def choose_profile(args, info: BootInfo | None, out, err) -> str:
     """The board profile: the one the Board ID takes, else --profile, else pico.
 
@@ -1011,6 +1033,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="compile pisti_core/ and lib/ to .mpy with CircuitPython's mpy-cross")
     parser.add_argument("--source", default=str(ROOT), metavar="DIR",
                         help="project folder to deploy (default: this checkout)")
+    parser.add_argument("--zip", metavar="OUTDIR",
+                        help="no board: write pisti-<version>-<profile>-circuitpython-<N>.x.zip Project Bundles "
+                        "into OUTDIR, each what deploy --offline puts on CIRCUITPY, for every profile (or "
+                        "--profile) and CircuitPython 9 and 10")
     return parser
 
 
@@ -1018,6 +1044,9 @@ def main(argv=None, *, runner: Runner | None = None) -> int:
     """Command-line entry point; returns the exit status."""
     args = build_parser().parse_args(argv)
     try:
+        if args.zip:
+            bundle.write(args, stage, profiles(), BOARDS_DIR, print, lambda text: print(text, file=sys.stderr))
+            return 0
         return run(args, runner or (lambda cmd: run_subprocess(cmd, args.verbose)))
     except DeployError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -60,6 +60,10 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
+if __name__ == "__main__":  # typed as python tools/fuzz.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec("adafruit_blinka")
 
 import tools.shims  # noqa: E402,F401  (sets BLINKA_OS_AGNOSTIC before anything imports board)
 from tools.simlib.headless import Headless, ScriptDriver  # noqa: E402
@@ -318,6 +322,7 @@ class Fuzzer:
         self.session = None
         self.session_ref = None  # (the App's session object, totals, hand) seen last
         self.nvm_writes = None
+        self.chains_run = []  # indexes of the chains played, in the order of plan()
 
     def left(self):
         return self.presses - self.done
@@ -473,16 +478,47 @@ class Fuzzer:
                       % _short(last))
 
     # -- running ------------------------------------------------------------------
-    def run(self):
-        """Chains until the presses are done or a fault; returns the fault or None."""
+    def plan(self):
+        """The run's chains in order: (index, profile, chain seed, presses).
+        A chain's presses are its budget (the first draw of its seed), the
+        last one's cut to what is left of ``presses``."""
         rng = random.Random(self.seed)
+        chains = []
+        left = self.presses
         index = 0
-        started = time.time()
-        while self.done < self.presses and self.fault is None:
-            profile = self.profiles[index % len(self.profiles)]
+        while left > 0:
             chain_seed = rng.randrange(1 << 30)
-            self.run_chain(profile, chain_seed, index)
+            n = min(random.Random(chain_seed).randrange(*CHAIN_PRESSES), left)
+            chains.append((index, self.profiles[index % len(self.profiles)], chain_seed, n))
+            left -= n
             index += 1
+        return chains
+
+    def share(self, part, parts):
+        """The chains of part ``part`` (0 .. parts - 1) of the run: each chain
+        goes, in order, to the part with the fewest presses so far, so the
+        parts together play every chain of the whole run once."""
+        load = [0] * parts
+        mine = []
+        for chain in self.plan():
+            k = load.index(min(load))
+            load[k] += chain[3]
+            if k == part:
+                mine.append(chain)
+        return mine
+
+    def run(self, part=0, parts=1):
+        """Chains until the presses are done or a fault; returns the fault or
+        None. With ``parts`` > 1 only this part's share of the chains
+        (:meth:`share`), and ``presses`` becomes the share's."""
+        chains = self.plan() if parts == 1 else self.share(part, parts)
+        self.presses = sum(c[3] for c in chains)
+        started = time.time()
+        for index, profile, chain_seed, n in chains:
+            if self.fault is not None:
+                break
+            self.chains_run.append(index)
+            self.run_chain(profile, chain_seed, index, cap=n)
             if self.log is not None:
                 self.log.write("\rfuzz: %d presses, %d boots, %.0f presses/s  "
                                % (self.done, self.boots, self.done / max(1e-9, time.time() - started)))
@@ -491,12 +527,14 @@ class Fuzzer:
             self.log.write("\n")
         return self.fault
 
-    def run_chain(self, profile, chain_seed, index, boots=None):
-        """One nvm, boots until its presses are spent (or the given ``boots``)."""
+    def run_chain(self, profile, chain_seed, index, boots=None, cap=None):
+        """One nvm, boots until its presses (at most ``cap``) are spent, or the given ``boots``."""
         rng = random.Random(chain_seed)
         self.chain = Chain()
         self.session_ref = None
         budget = rng.randrange(*CHAIN_PRESSES)
+        if cap is not None:
+            budget = min(budget, cap)
         start = self.done
         done = []
         tmp = tempfile.mkdtemp(prefix="pisti-fuzz-", dir=self.nvm_dir)
@@ -574,7 +612,7 @@ class Fuzzer:
     def summary(self):
         return {"presses": self.done, "per_profile": dict(sorted(self.per_profile.items())), "boots": self.boots, "power_cuts": self.cuts, "resumes": self.resumes,
                 "checks": self.checks, "langs": dict(sorted(self.langs.items())), "screens": dict(sorted(self.screens.items())),
-                "modes": len(self.modes), "faults": 0 if self.fault is None else 1,
+                "modes": len(self.modes), "faults": 0 if self.fault is None else 1, "chains": list(self.chains_run),
                 "tables": sorted("%s:%d:%s:%s" % (g, n, lv, "rated" if r else "practice")
                                  for g, n, lv, r in self.modes)}
 
@@ -670,12 +708,24 @@ def main(argv=None, out=None, err=None):
     p.add_argument("--replay", metavar="FAULT.json", help="play a fault's boots again, with the checks")
     p.add_argument("--fault-file", default=os.path.join(tempfile.gettempdir(), "pisti-fuzz-fault.json"), metavar="PATH",
                    help="where a fault's boots are written (%(default)s)")
+    p.add_argument("--part", metavar="K/N", help="play only the K-th of N shares of the run's chains (K = 1 .. N; the N "
+                   "parts together play exactly the whole run's chains, e.g. side by side)")
     p.add_argument("--json", action="store_true", help="the summary as one JSON line")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     opts = p.parse_args(argv)
     if opts.presses < 1:
         err.write("fuzz.py: --presses must be positive\n")
         return 2
+    part, parts = 0, 1
+    if opts.part:
+        try:
+            k, n = (int(x) for x in opts.part.split("/"))
+        except ValueError:
+            k = n = 0
+        if not 1 <= k <= n:
+            err.write("fuzz.py: --part wants K/N with 1 <= K <= N (e.g. 1/3), not %r\n" % opts.part)
+            return 2
+        part, parts = k - 1, n
     profiles = PROFILES if opts.profile == "both" else (opts.profile,)
     fz = Fuzzer(opts.seed, opts.presses, profiles, log=None if opts.quiet else err)
     t0 = time.time()
@@ -688,7 +738,7 @@ def main(argv=None, out=None, err=None):
                      boots=[Boot.from_dict(b) for b in saved["boots"]])
         fz.done = sum(len(b["steps"]) for b in saved["boots"])
     else:
-        fz.run()
+        fz.run(part, parts)
     secs = time.time() - t0
     summary = fz.summary()
     summary["seconds"] = round(secs, 1)

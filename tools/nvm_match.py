@@ -32,6 +32,10 @@ import tempfile
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if _ROOT not in sys.path:  # run as a script
     sys.path.insert(0, _ROOT)
+if __name__ == "__main__":  # typed as python tools/nvm_match.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec("adafruit_blinka")
 if os.path.join(_ROOT, "lib") not in sys.path:
     sys.path.append(os.path.join(_ROOT, "lib"))
 

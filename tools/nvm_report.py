@@ -30,6 +30,10 @@ import sys
 
 if __package__ in (None, ""):  # run as a script: put the repo root on the path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if __name__ == "__main__":  # typed as python tools/nvm_report.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec()
 
 from pisti_core.nvlog import Store  # noqa: E402
 from tools.shims.nvm import FlashNvm, PowerCut  # noqa: E402
@@ -151,10 +155,24 @@ def classify(got, before, after):
     return "+".join(lost) or "mixed"
 
 
-def sweep_write(image, op, before, after, size=4096):
+def sweep_write(image, op, before, after, size=4096, points=None):
     """Cut the power at every cut point of ``op`` applied, after a restart,
-    to the flash ``image``; restart again, load and classify the state.
-    Returns (outcome -> count, set of load statuses, flash after the op)."""
+    to the flash ``image`` (or only at the cut points ``points``, numbered
+    from 1); restart again, load and classify the state. Returns
+    (outcome -> count, set of load statuses, flash after the op)."""
+    outcomes = {}
+    statuses = set()
+    cuts, done = cut_outcomes(image, op, before, after, size, points)
+    for _, status, out in cuts:
+        statuses.add(status)
+        outcomes[out] = outcomes.get(out, 0) + 1
+    return outcomes, statuses, done
+
+
+def cut_outcomes(image, op, before, after, size=4096, points=None):
+    """What each cut point of ``op`` on the flash ``image`` leaves: returns
+    (list of (cut point, load status, outcome), flash after the whole op).
+    ``points``: the cut points to try (default all, 1 .. the op's cost)."""
     ref = FlashNvm(size=size, data=image)
     store = Store(ref)
     store.load()
@@ -162,9 +180,10 @@ def sweep_write(image, op, before, after, size=4096):
         raise AssertionError("the flash image does not load as the state before")
     apply_op(store, op)
     cost = ref.cut_points
-    outcomes = {}
-    statuses = set()
-    for k in range(1, cost + 1):
+    cuts = []
+    for k in range(1, cost + 1) if points is None else points:
+        if not 1 <= k <= cost:
+            raise ValueError("cut point %d: the op has 1 .. %d" % (k, cost))
         nvm = FlashNvm(size=size, data=image)
         store = Store(nvm)
         store.load()
@@ -176,10 +195,9 @@ def sweep_write(image, op, before, after, size=4096):
         else:
             raise AssertionError("cut point %d of %d never came" % (k, cost))
         again = Store(nvm.restart())
-        statuses.add(again.load())
-        out = classify(state_of(again), before, after)
-        outcomes[out] = outcomes.get(out, 0) + 1
-    return outcomes, statuses, ref.snapshot()
+        status = again.load()
+        cuts.append((k, status, classify(state_of(again), before, after)))
+    return cuts, ref.snapshot()
 
 
 # -- the report ------------------------------------------------------------------------

@@ -1,28 +1,71 @@
 #!/usr/bin/env bash
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-# Creates .venv (once) and installs the pinned desktop requirements into it.
+# Sets up what the project's commands need; each step runs once (a stamp
+# file remembers it) and again when its pins change.
+#
+#   bash tools/setup.sh --play   # only what playing needs: .venv with the simulator's
+#                                # pins (tools/requirements-play.txt); no apt-get, npm
+#                                # or sudo, works for any user (tools/play.sh runs this)
+#   bash tools/setup.sh          # everything the tests and tools need (tools/test.sh):
+#                                # tools/requirements.txt, Node.js packages, Debian packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
+play=0
+case "${1:-}" in
+  --play) play=1 ;;
+  "") ;;
+  *) echo "setup: unknown option ${1} (use --play, or nothing for everything)" >&2; exit 2 ;;
+esac
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
-  "$PY" -m venv .venv
+  if ! command -v "$PY" >/dev/null 2>&1; then
+    echo "setup: no $PY: install Python 3.11 or newer (or set PYTHON=/path/to/python3)" >&2
+    exit 1
+  fi
+  if ! "$PY" -m venv .venv >/dev/null 2>&1; then
+    rm -rf .venv
+    echo "setup: $PY cannot make a virtual environment: install its venv module (Debian: apt-get install python3-venv)" >&2
+    exit 1
+  fi
 fi
+pip_install() {
+  .venv/bin/python -m pip install --disable-pip-version-check -q "$@"
+}
+# The pins: the simulator's (requirements-play.txt), and all of them
+# (requirements.txt, which includes the simulator's with -r).
+pins_play=$(cat tools/requirements-play.txt)
+pins_all=$(cat tools/requirements.txt tools/requirements-play.txt)
 stamp=.venv/.pisti-requirements
-if ! cmp -s tools/requirements.txt "$stamp" 2>/dev/null; then
-  .venv/bin/python -m pip install --disable-pip-version-check -q -r tools/requirements.txt
-  cp tools/requirements.txt "$stamp"
+pstamp=.venv/.pisti-requirements-play
+if [ "$play" = 1 ]; then
+  if [ "$pins_all" != "$(cat "$stamp" 2>/dev/null)" ] && [ "$pins_play" != "$(cat "$pstamp" 2>/dev/null)" ]; then
+    pip_install -r tools/requirements-play.txt
+    printf '%s\n' "$pins_play" > "$pstamp"
+  fi
+  exit 0
 fi
-# Node.js and npm for the 32-bit heap gauge (tools/memgauge.py): Debian's
-# packages where they are missing, then the pinned MicroPython WebAssembly
-# port (tools/memgauge/package-lock.json) into tools/memgauge/node_modules.
+if [ "$pins_all" != "$(cat "$stamp" 2>/dev/null)" ]; then
+  pip_install -r tools/requirements.txt
+  printf '%s\n' "$pins_all" > "$stamp"
+  printf '%s\n' "$pins_play" > "$pstamp"
+fi
+# Debian packages, where missing: apt-get (through sudo when not root),
+# without the packages they only recommend.
+apt_install() {
+  if ! command -v apt-get >/dev/null 2>&1; then
+    return 1
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -q || return 1
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" || return 1
+}
+# Node.js and npm for the 32-bit heap gauge (tools/memgauge.py), then the
+# pinned MicroPython WebAssembly port (tools/memgauge/package-lock.json)
+# into tools/memgauge/node_modules.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1; then
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -q
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm
-  else
+  if ! apt_install nodejs npm; then
     echo "setup: node and npm are needed by tools/memgauge.py: install Node.js 18 or newer" >&2
     exit 1
   fi
@@ -36,12 +79,7 @@ fi
 # chromium and chromium-driver where missing, and the pinned playwright-core
 # that drives that Chromium (tools/web/package-lock.json; it downloads no browser).
 if [ ! -x /usr/bin/chromium ]; then
-  if command -v apt-get >/dev/null 2>&1; then
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -q
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
-  else
+  if ! apt_install chromium chromium-driver; then
     echo "setup: no /usr/bin/chromium: tests/test_web.py needs Chromium (PISTI_CHROMIUM=path)" >&2
   fi
 fi
@@ -50,12 +88,7 @@ fi
 # compares with the committed files): Debian's packages where missing.
 if ! command -v pcf2bdf >/dev/null 2>&1 || ! command -v bdftopcf >/dev/null 2>&1 \
     || [ ! -e /usr/share/fonts/X11/misc/5x8.pcf.gz ]; then
-  if command -v apt-get >/dev/null 2>&1; then
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -q
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q xfonts-base xfonts-utils pcf2bdf
-  else
+  if ! apt_install xfonts-base xfonts-utils pcf2bdf; then
     echo "setup: tools/make_fonts.py needs xfonts-base, xfonts-utils and pcf2bdf (Debian packages)" >&2
   fi
 fi

@@ -19,11 +19,14 @@ Examples::
     python tools/sim.py --headless --start pisti:2:usta --keys "A*3,RIGHT,A" --shot out.png --status
     python tools/sim.py --headless --start pisti:2:usta --seed 7 --keys "A*8" --record run.gif
     python tools/sim.py --start pisti:2:usta --bot 1=tools/examples/example_bot.py
+    python tools/sim.py --headless --drive "unzipped/CircuitPython 10.x" --status   # a bundle, as copied to CIRCUITPY
 
 ``--keys`` is a comma list of ``NAME[:HOLD_MS][*N]`` (``A*3``, ``B:900``
 is a 900 ms long press, ``A+LEFT+A`` a burst: the three taps within one
-tick). ``--status`` prints one JSON line at exit:
-``app.status()`` plus ``frames``, ``i2c_bytes`` and ``ms`` (virtual time).
+tick, ``WAIT:MS`` no key for MS ms of virtual time). ``--status`` prints one
+JSON line at exit: ``app.status()`` plus ``display`` (the panel: ``on``,
+``brightness``, ``contrast``), ``demo``, ``frames``, ``i2c_bytes`` and ``ms``
+(virtual time).
 Exit status: 0 done, 1 the firmware crashed, a bot failed or --max-ms cut a
 key script short, 2 bad usage, 130 Ctrl-C.
 """
@@ -31,11 +34,16 @@ key script short, 2 bad usage, 130 Ctrl-C.
 import argparse
 import os
 import sys
+import tempfile
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
+if __name__ == "__main__":  # typed as python tools/sim.py: the project's .venv
+    from tools import useenv  # noqa: E402
+
+    useenv.reexec("adafruit_blinka")
 
 import tools.shims  # noqa: E402,F401  (sets BLINKA_OS_AGNOSTIC before anything imports board)
 from tools.simlib import script as scriptlib  # noqa: E402
@@ -56,11 +64,16 @@ def build_parser():
     """The command line."""
     p = _Parser(prog="sim.py", description="Play the pisti firmware on the desktop (terminal, window or headless).",
                 epilog="Keys: comma list of NAME[:HOLD_MS][*N], names UP DOWN LEFT RIGHT A B (FeatherWing: A B C); "
-                       "NAME+NAME+... is a burst, every key tapped within one tick.")
+                       "NAME+NAME+... is a burst, every key tapped within one tick; WAIT:MS leaves the console "
+                       "alone for MS ms of virtual time (e.g. WAIT:200000).")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--headless", action="store_true", help="no screen: virtual time, play --keys, then exit")
     mode.add_argument("--window", action="store_true", help="a pygame window instead of the terminal")
-    p.add_argument("--profile", default="pico", choices=scriptlib.PROFILES, help="board profile (tools/boards/)")
+    p.add_argument("--profile", default=None, choices=scriptlib.PROFILES,
+                   help="board profile (tools/boards/; default pico, or the --drive's PISTI_PROFILE)")
+    p.add_argument("--drive", metavar="DIR",
+                   help="boot a CIRCUITPY folder (an unzipped deploy --zip bundle): its code.py, lib/ and other "
+                   "modules, assets/ and settings.toml instead of this checkout's")
     p.add_argument("--start", metavar="GAME:PLAYERS:LEVEL", help="skip the menus into a new game, e.g. pisti:2:usta")
     p.add_argument("--seed", type=int, help="PISTI_SEED: repeatable bots and shuffles")
     p.add_argument("--lang", choices=("en", "tr"), help="PISTI_LANG")
@@ -74,12 +87,17 @@ def build_parser():
     p.add_argument("--idle", type=int, default=IDLE_MS, metavar="MS",
                    help="firmware without app.idle(): settled after this long without a frame (%(default)s)")
     p.add_argument("--max-ms", type=int, metavar="MS",
-                   help="stop after this much virtual time (headless default %d)" % HEADLESS_MAX_MS)
+                   help="stop after this much virtual time (headless default %d, plus the script's WAIT steps)"
+                   % HEADLESS_MAX_MS)
     p.add_argument("--shot", metavar="FILE.png", help="write the final frame as a PNG, 4x")
     p.add_argument("--record", metavar="FILE.gif", help="write every frame as an animated GIF, 4x")
-    p.add_argument("--status", action="store_true", help="print one JSON line with the app's status at exit")
+    p.add_argument("--status", action="store_true",
+                   help="print one JSON line with the app's status at exit (and the display's: on, brightness)")
     p.add_argument("--bot", action="append", default=[], metavar="SEAT=PROGRAM",
                    help="an outside bot (JSON Lines, README.md) plays SEAT")
+    p.add_argument("--bot-log", metavar="PATH",
+                   help="append the outside bots' error output (stderr) to PATH; in the terminal it goes to "
+                        "pisti-bots-PID.log in the temporary folder by default (the screen would wipe it)")
     p.add_argument("--nvm", metavar="PATH", help="file behind microcontroller.nvm (kept across runs)")
     p.add_argument("--rated", action="store_true", help="with --start: a rated game (T-1, PISTI_RATED)")
     p.add_argument("--power-cut-after-bytes", type=int, metavar="N", dest="power_cut",
@@ -105,9 +123,39 @@ def _setting(text):
     return key, value
 
 
+def _drive(opts):
+    """--drive DIR: its code.py and settings.toml; the profile its PISTI_PROFILE names."""
+    drive = os.path.abspath(opts.drive)
+    if opts.code:
+        raise UsageError("--drive and --code both name the firmware; give one")
+    if not os.path.isfile(os.path.join(drive, "code.py")):
+        raise UsageError("--drive %s: no code.py there (give the folder whose contents go onto CIRCUITPY)"
+                         % opts.drive)
+    opts.code = os.path.join(drive, "code.py")
+    settings = os.path.join(drive, "settings.toml")
+    if not os.path.isfile(settings):
+        return
+    opts.settings_file = settings
+    from tools.shims.settings import load_settings  # pylint: disable=import-outside-toplevel
+
+    try:
+        named = load_settings(settings).get("PISTI_PROFILE")
+    except ValueError as exc:
+        raise UsageError("--drive %s: %s" % (opts.drive, exc)) from None
+    named = named.text if named is not None else None
+    if named and named not in scriptlib.PROFILES:
+        raise UsageError("--drive %s: its settings.toml names the profile %r (use --profile %s)"
+                         % (opts.drive, named, " or ".join(scriptlib.PROFILES)))
+    opts.profile = opts.profile or named
+
+
 def parse_args(argv):
     """Parsed and checked options; raises UsageError with one sentence."""
     opts = build_parser().parse_args(argv)
+    opts.settings_file = None
+    if opts.drive:
+        _drive(opts)
+    opts.profile = opts.profile or "pico"
     opts.buttons = scriptlib.profile_buttons(opts.profile)
     opts.steps = scriptlib.parse_keys(opts.keys, opts.buttons, hold_ms=opts.hold)
     if opts.keys is not None and not (opts.headless or opts.window):
@@ -163,7 +211,7 @@ def parse_args(argv):
     if opts.code and not os.path.isfile(opts.code):
         raise UsageError("--code %s: no such file" % opts.code)
     if opts.max_ms is None and (opts.headless or (opts.window and opts.keys is not None)):
-        opts.max_ms = HEADLESS_MAX_MS
+        opts.max_ms = HEADLESS_MAX_MS + sum(ms for name, ms in opts.steps if name == scriptlib.WAIT)
     if not opts.headless and not opts.window and not sys.stdin.isatty():
         raise UsageError("the terminal simulator needs a terminal on stdin: use --headless (or --window)")
     return opts
@@ -196,7 +244,10 @@ def _report_outcome(session, frontend, opts, err):
     if outcome == "crashed":
         exc = session.exception
         if type(exc).__name__ == "BotFailure":
-            err.write("sim: %s\n" % exc)
+            if session.bot_log:  # its traceback, if it printed one, is there
+                err.write("sim: %s; its error output is in %s\n" % (exc, session.bot_log))
+            else:
+                err.write("sim: %s\n" % exc)
         else:
             err.write(session.error)
             err.write("sim: the firmware crashed (%s)\n" % type(exc).__name__)
@@ -226,10 +277,14 @@ def run(opts, out=None, err=None):
     log = console or err
     console = console or Console(echo=err)
     realtime = not opts.headless and opts.keys is None
-    session = Session(profile=opts.profile, code=opts.code, overrides=opts.overrides, nvm_path=opts.nvm,
+    bot_log = opts.bot_log
+    if bot_log is None and opts.bots and not (opts.headless or opts.window):
+        bot_log = os.path.join(tempfile.gettempdir(), "pisti-bots-%d.log" % os.getpid())
+    session = Session(profile=opts.profile, code=opts.code, settings_file=getattr(opts, "settings_file", None),
+                      overrides=opts.overrides, nvm_path=opts.nvm,
                       realtime=realtime, getenv_style=opts.getenv_style, max_ms=opts.max_ms,
                       record=bool(opts.record), bots=opts.bots, console=console, log=log,
-                      power_cut=opts.power_cut)
+                      power_cut=opts.power_cut, bot_log=bot_log)
     with session:
         try:
             session.boot(frontend)

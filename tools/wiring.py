@@ -17,9 +17,15 @@ import sys
 import tomllib
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
-
 ROOT = Path(__file__).resolve().parent.parent
+if __name__ == "__main__":  # typed as python tools/wiring.py: the project's .venv
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tools import useenv
+
+    useenv.reexec("PIL")
+
+from PIL import Image, ImageDraw, ImageFont  # noqa: E402
 PROFILE = ROOT / "tools" / "boards" / "pico.toml"
 OUT = ROOT / "tools" / "wiring.png"
 

@@ -261,6 +261,22 @@ class GameFlow:
         """From the match end back to the main menu (once the screen is gone)."""
         self.later(self._end_match)
 
+    def rematch(self):  # type: (pisti_app.app.App) -> None
+        """From the match end: the same game again, with the same players,
+        bot levels, target and mode (rated or practice, T-1), once the
+        screen is gone."""
+        self.later(self._rematch)
+
+    def _rematch(self):  # type: (pisti_app.app.App) -> None
+        s = self.session
+        if _CHECKING:
+            assert s
+        m = s.match
+        args = (s.game, s.players, list(s.levels), m.target, s.rated)
+        self.release()
+        self.forget("pisti_app.match_end", "pisti_app.results")
+        self.start_game(*args)
+
     def _end_match(self):  # type: (pisti_app.app.App) -> None
         self.session = None
         self.bots = [None, None, None, None]

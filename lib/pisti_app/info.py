@@ -9,8 +9,9 @@ Rankings, the scores of the game in play): seven lines under the title bar,
 three on a 32-px display. UP/DOWN scroll a line (on past a page's end to
 the next page), LEFT/RIGHT turn the page, B goes back. With more than one
 page the title bar counts them ("2/7") and its arrows say where scrolling
-still leads (another line or another page); on 64 px the last line then
-says which keys turn the pages (``help_pages``; three buttons: A/C).
+still leads (another line or another page). On 64 px the last line says
+which keys to use: ``help_pages`` with pages to turn, else ``help_page``
+(About, Rankings, Scores: scroll and back; three buttons: A/C).
 """
 
 import gc
@@ -55,9 +56,8 @@ class TextPages(Screen):
         self.draw()
 
     def shown(self):
-        """Text lines a page shows (on 64 px with pages to turn, the last
-        row is the key help)."""
-        return self.nlines - 1 if len(self.pages) > 1 and not self.compact else self.nlines
+        """Text lines a page shows (on 64 px the last row is the key help)."""
+        return self.nlines if self.compact else self.nlines - 1
 
     def draw(self):
         """Show the current page from line ``top``."""
@@ -78,7 +78,7 @@ class TextPages(Screen):
             k = self.top + i
             _set(self.rows[i], lines[k] if k < len(lines) else "")
         if n < self.nlines:
-            _set(self.rows[n], t("help_pages"))
+            _set(self.rows[n], t("help_pages" if pages > 1 else "help_page"))
         self.app.dirty = True
 
     def key(self, code):

@@ -5,10 +5,17 @@
 ================
 
 A scrolling list menu: a title bar, four rows in the medium font (a row may
-carry a value changed with LEFT/RIGHT, or by OK on three-button boards) and
-a help line; on a 32-px display two rows and no help line (the title bar's
-arrows say there is more). Labels are allocated once; scrolling only
-changes their text.
+carry a value) and a help line; on a 32-px display two rows and no help
+line (the title bar's arrows say there is more), a 1-px gap under the
+title bar on both. Labels are allocated once; scrolling only changes their
+text.
+
+Six buttons: UP/DOWN move, LEFT/RIGHT change the value of the row, OK
+confirms (on a value row the owner's ``menu_confirm``: Settings keep and go
+back, New game starts; on a plain row ``menu_select``), BACK leaves. Three
+buttons have the same logic through an edit mode: A/C move, B on a value
+row edits it (its value shows between arrows), then A/C change it, B
+confirms as OK does on six buttons, and a long B ends the edit.
 """
 
 from pisti_app import gfx
@@ -20,9 +27,9 @@ from pisti_app.util import const
 _ROWS = const(4)
 _ROW_Y = const(10)
 _ROW_H = const(11)
-_C_ROWS = const(2)  # 32-px layout: two rows of 12 px under an 8-px title bar
-_C_ROW_Y = const(8)
-_C_ROW_H = const(12)
+_C_ROWS = const(2)  # 32-px layout: two rows of 11 px, a 1-px gap under the 8-px title bar
+_C_ROW_Y = const(9)
+_C_ROW_H = const(11)
 
 
 class Item:
@@ -42,14 +49,18 @@ class Item:
 
 class ListMenu(Screen):
     """``ListMenu(app, name, title, items, owner)``; the owner gets
-    ``menu_select(menu, item)``, ``menu_change(menu, item)`` and
-    ``menu_back(menu)``."""
+    ``menu_select(menu, item)``, ``menu_change(menu, item)``,
+    ``menu_confirm(menu)`` (OK on a value row) and ``menu_back(menu)``.
+    ``help_key`` names the help line's text (``help_key + "_edit"`` while
+    a three-button edit is on)."""
 
     def __init__(self, app, name, title, items, owner, help_key="help_menu"):
         super().__init__(app)
         self.name = name
         self.owner = owner
         self.help_key = help_key
+        self.three = app.input.three  # three buttons: values change in an edit mode
+        self.editing = False
         g = self.group
         c = self.compact
         self.rows, self.row_y, self.row_h = (_C_ROWS, _C_ROW_Y, _C_ROW_H) if c else (_ROWS, _ROW_Y, _ROW_H)
@@ -62,7 +73,7 @@ class ListMenu(Screen):
         self.left = []
         self.right = []
         for i in range(self.rows):
-            y = self.row_y + i * self.row_h + (1 if c else 0)
+            y = self.row_y + i * self.row_h
             a = gfx.label("medium", "", 3, y + 1)
             b = gfx.label("medium", "", 125, y + 1, anchor=(1.0, 0.0))
             g.append(a)
@@ -125,8 +136,9 @@ class ListMenu(Screen):
                 v = it.value
                 if v is None:
                     _set(b, "")
-                else:
-                    _set(b, ("\u25c0" + v + "\u25b6") if sel else v)
+                else:  # the arrows: LEFT/RIGHT (three buttons: A/C while editing) change it
+                    arrows = sel and (self.editing or not self.three)
+                    _set(b, ("\u25c0" + v + "\u25b6") if arrows else v)
                 c = gfx.BLACK if sel else gfx.WHITE
                 if a.color != c:
                     a.color = c
@@ -139,29 +151,44 @@ class ListMenu(Screen):
         down = self.top + rows < len(self.items)
         _set(self.more_up, ("\u25b2" if up else "") + ("\u25bc" if down else ""))
         if self.help is not None:
-            _set(self.help, t(self.help_key))
+            _set(self.help, t(self.help_key + "_edit" if self.editing else self.help_key))
         self.app.dirty = True
 
     def key(self, code):
         it = self.items[self.cursor]
+        if self.editing:  # three buttons: A/C (UP/DOWN here) change the value
+            if code == K.UP or code == K.DOWN:
+                self.change(it, 1 if code == K.DOWN else -1)
+            elif code == K.OK:
+                self.editing = False
+                self.draw()
+                self.owner.menu_confirm(self)
+            elif code == K.BACK or code == K.MENU:  # a long B: the edit ends, the value stays
+                self.editing = False
+                self.draw()
+            return
         if code == K.UP or code == K.DOWN:
             n = len(self.items)
             self.cursor = (self.cursor + (1 if code == K.DOWN else -1)) % n
             self.draw()
         elif (code == K.LEFT or code == K.RIGHT) and it.values:
-            step = 1 if code == K.RIGHT else -1
-            it.index = (it.index + step) % len(it.values)
-            self.owner.menu_change(self, it)
-            self.draw()
+            self.change(it, 1 if code == K.RIGHT else -1)
         elif code == K.OK:
-            if it.values:
-                it.index = (it.index + 1) % len(it.values)
-                self.owner.menu_change(self, it)
+            if not it.values:
+                self.owner.menu_select(self, it)
+            elif self.three:
+                self.editing = True
                 self.draw()
             else:
-                self.owner.menu_select(self, it)
+                self.owner.menu_confirm(self)
         elif code == K.BACK or code == K.MENU:
             self.owner.menu_back(self)
+
+    def change(self, it, step):
+        """The value of row ``it`` one step on (``step`` 1 or -1)."""
+        it.index = (it.index + step) % len(it.values)
+        self.owner.menu_change(self, it)
+        self.draw()
 
     def resume(self):
         self.owner.menu_refresh(self)
@@ -171,6 +198,9 @@ class ListMenu(Screen):
         st["menu"] = [it.key for it in self.items]
         st["cursor"] = self.items[self.cursor].key
         st["title"] = self.title_text
+        st["editing"] = self.editing
+        if self.help is not None:
+            st["footer"] = self.help.text
 
 
 def _set(lbl, text):

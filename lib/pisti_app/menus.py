@@ -7,7 +7,9 @@
 The contents of the list menus and what choosing in them does: the main
 menu, new game (rated or practice, T-1), settings (move timer T-3, undo),
 the pause menu (undo in practice, leaving T-4) and the rules index.
-Settings are saved to nvm when their menu closes (only if they changed).
+A value changes with LEFT/RIGHT at once; OK confirms: Settings keep and go
+back, New game starts (from any row); BACK leaves. Settings are saved to
+nvm when their menu closes (only if they changed).
 """
 
 from pisti_app.menu import Item, ListMenu
@@ -39,7 +41,7 @@ class Menus:
     # -- builders ----------------------------------------------------------------
     def main(self):
         """The main menu screen."""
-        return ListMenu(self.app, "menu", t("app_title"), self._main_items(), self)
+        return ListMenu(self.app, "menu", t("app_title"), self._main_items(), self, "help_main")
 
     def _main_items(self):
         items = []
@@ -51,8 +53,7 @@ class Menus:
 
     def new_game(self):
         """The new game screen."""
-        return ListMenu(self.app, "new_game", t("new_game"), self._new_items(), self,
-                        "help_values")
+        return ListMenu(self.app, "new_game", t("new_game"), self._new_items(), self, "help_new")
 
     def _new_items(self):
         p = self.app.prefs
@@ -81,7 +82,7 @@ class Menus:
     def settings(self):
         """The settings screen."""
         return ListMenu(self.app, "settings", t("settings"), self._settings_items(), self,
-                        "help_values")
+                        "help_settings")
 
     def _settings_items(self):
         p = self.app.prefs
@@ -142,13 +143,7 @@ class Menus:
                 from pisti_app import info
                 app.push(info.Rankings(app) if k == "rankings" else info.About(app))
         elif n == "new_game" and k == "start":
-            app.save_prefs()
-            kept = app.kept
-            if kept is not None and kept.rated:  # T-4: a new game leaves the kept one
-                app.ask(t("new_q"), t("new_leaves") + "\n" + app.leave_cost(kept)[1],
-                        self.start, t("keys_new"), app.pop)
-            else:
-                self.start()
+            self.menu_confirm(menu)
         elif n == "pause":
             if k == "resume":
                 app.pop()
@@ -168,6 +163,21 @@ class Menus:
         elif n == "rules":
             from pisti_app import info
             app.push(info.rules_pages(app, k))
+
+    def menu_confirm(self, menu):
+        """OK on a value row (and Start): Settings keep and go back, New game
+        starts the game set up."""
+        app = self.app
+        app.save_prefs()
+        if menu.name != "new_game":
+            app.pop()
+            return
+        kept = app.kept
+        if kept is not None and kept.rated:  # T-4: a new game leaves the kept one
+            app.ask(t("new_q"), t("new_leaves") + "\n" + app.leave_cost(kept)[1],
+                    self.start, t("keys_new"), app.pop)
+        else:
+            self.start()
 
     def start(self):
         """Start the game set up in the new game menu."""

@@ -74,13 +74,16 @@ YEDILI_3 = _YEDILI + (
 BUTTONS_6 = (
     ("Buttons",
      "\u25c0 \u25b6 move the cursor. \u25b2 \u25bc move in menus; \u25c0 \u25b6 change "
-     "a value. A selects or plays. B goes back; at the table B, or holding "
+     "a value and A confirms: Settings keep it, New game starts. A selects "
+     "or plays. B goes back; at the table B, or holding "
      "B, opens the game menu. In Pis Yedili \u25b2 reaches Draw and Pass."),
 )
 
 BUTTONS_3 = (
     ("Buttons",
      "A and C move, B selects or plays, holding B goes back and opens the "
-     "game menu at the table. In Pis Yedili Draw and Pass sit past the "
-     "ends of your hand."),
+     "game menu at the table. In a menu B on a value edits it: A and C "
+     "change it, B confirms (Settings keep it, New game starts), holding B "
+     "ends the edit. In Pis Yedili Draw and Pass sit past the ends of your "
+     "hand."),
 )

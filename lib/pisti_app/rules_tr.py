@@ -74,13 +74,16 @@ YEDILI_3 = _YEDILI + (
 BUTTONS_6 = (
     ("Tuşlar",
      "\u25c0 \u25b6 imleci taşır. \u25b2 \u25bc menüde gezinir; \u25c0 \u25b6 değeri "
-     "değiştirir. A seçer ya da oynar. B geri gider; masada B ya da B'ye "
+     "değiştirir, A onaylar: Ayarlar saklanır, Yeni oyun başlar. A seçer ya "
+     "da oynar. B geri gider; masada B ya da B'ye "
      "uzun basmak oyun menüsünü açar. Pis Yedili'de \u25b2 Çek ve Pas'a gider."),
 )
 
 BUTTONS_3 = (
     ("Tuşlar",
      "A ve C imleci taşır, B seçer ya da oynar, B'ye uzun basmak geri gider "
-     "ve masada oyun menüsünü açar. Pis Yedili'de Çek ve Pas elin iki "
+     "ve masada oyun menüsünü açar. Menüde B bir değeri ayarlamaya açar: A "
+     "ve C değiştirir, B onaylar (Ayarlar saklanır, Yeni oyun başlar), B'ye "
+     "uzun basmak ayarı bitirir. Pis Yedili'de Çek ve Pas elin iki "
      "ucundadır."),
 )

@@ -8,7 +8,8 @@ The Pis Yedili table (Y-1 .. Y-15) at 128x64: the top card, the suit named
 after a Jack, the pending draw after sevens, the stock, each opponent's
 count (inverted with '!' at one card), a message line, and the person's
 hand sorted by suit, eight cards at a time with arrows when there are
-more; cards drawn since the person's last play are marked (a filled
+more (and, right of the stock, how many cards the hand holds: "17▶");
+cards drawn since the person's last play are marked (a filled
 bottom-right corner). UP focuses the Draw / Pass button (also reached past
 the last card), offered only when legal (no Draw beside a card to play in
 the opening or after an Ace, Y-3, Y-9), a Jack opens the suit picker, and
@@ -76,6 +77,8 @@ class YediliTable(TableBase):
                 self.cards.append(c)
             self.larrow = gfx.label("small", "", 0, 50)
             self.rarrow = gfx.label("small", "", 123, 50)
+            self.held = gfx.label("small", "", 127, 26, anchor=(1.0, 0.0))  # cards held, past 8
+            g.append(self.held)
         self.action_inv = False
         g.append(self.larrow)
         g.append(self.rarrow)
@@ -110,6 +113,7 @@ class YediliTable(TableBase):
             self.cards.append(c)
         self.larrow = gfx.label("small", "", 41, 21)
         self.rarrow = gfx.label("small", "", 128, 21, anchor=(1.0, 0.0))
+        self.held = None  # no room for the count at 32 px
 
     # -- helpers -----------------------------------------------------------------
     def my_cards(self):
@@ -217,8 +221,11 @@ class YediliTable(TableBase):
             else:
                 spr.show(sprites.NONE)
             spr.select(show_cursor and k == self.cursor and k < n)
+        more = self.first + slots < n
         _set(self.larrow, "\u25c0" if self.first > 0 else "")
-        _set(self.rarrow, "\u25b6" if self.first + slots < n else "")
+        _set(self.rarrow, "\u25b6" if more else "")
+        if self.held is not None:  # 64 px: how many cards, when they do not all show
+            _set(self.held, "" if pick or n <= slots else ("%d\u25b6" % n if more else "%d" % n))
 
     def key(self, code):
         f = self.focus

@@ -29,8 +29,9 @@ from tools.deploylib.libs import library_name
 LABEL = "the project's environment"
 
 
-def read_pins(path: Path) -> dict[str, tuple[str, str]]:
-    """Bundle module name -> (distribution name, version) for each ``name==version`` line."""
+def read_pins(path: Path, _seen: tuple = ()) -> dict[str, tuple[str, str]]:
+    """Bundle module name -> (distribution name, version) for each ``name==version``
+    line, with those of the files it includes (``-r FILE``, relative to it)."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -38,9 +39,17 @@ def read_pins(path: Path) -> dict[str, tuple[str, str]]:
     pins = {}
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
-        if "==" in line:
-            dist, version = (part.strip() for part in line.split("==", 1))
-            pins[library_name(dist)] = (dist, version)
+        for opt in ("-r ", "--requirement ", "--requirement="):
+            if line.startswith(opt):
+                inc = path.parent / line[len(opt):].strip()
+                if inc.resolve() not in _seen:
+                    pins.update(read_pins(inc, _seen + (path.resolve(),)))
+                break
+        else:
+            if "==" in line:
+                dist, version = (part.strip() for part in line.split("==", 1))
+                version = version.split(";", 1)[0].strip()
+                pins[library_name(dist)] = (dist, version)
     return pins
 
 

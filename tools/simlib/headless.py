@@ -10,10 +10,16 @@ quiet, or, without it, no new frame for ``idle_ms`` and no bot still to
 move), or ``wait_ms`` at most. Then it presses the next
 button, holds it ``hold`` ms (the app runs meanwhile, so long presses work)
 and releases it; a burst step (``"A+LEFT"``) presses and releases each of
-its buttons in turn within one tick. After the last key has settled it raises
-:class:`~tools.simlib.session.SimDone`.
+its buttons in turn within one tick. A ``WAIT`` step (``WAIT:MS``) presses
+nothing: it does not wait for the app to settle, the clock just runs ``MS``
+ms from the end of the step before (a key's release, or the first tick),
+so a test knows exactly how long the console was left alone; the next step
+then waits for the app to settle as usual, and a script that ends with a
+wait ends the run when the wait is over. After the last key has settled it
+raises :class:`~tools.simlib.session.SimDone`.
 """
 
+from .script import WAIT
 from .session import IDLE_MS, WAIT_MS, SimDone
 
 
@@ -33,6 +39,7 @@ class ScriptDriver:
         self.index = 0
         self.holding = None
         self.release_at = 0
+        self.wait_until = None  # a WAIT step: no key before this virtual ms
         self.since = None  # when the current settle began
         self.log = []  # (ms, "press"/"release", name)
 
@@ -55,6 +62,20 @@ class ScriptDriver:
                 (self._release or session.rig.keys.release)(self.holding)
                 self.holding = None
                 self.since = now
+            return
+        if self.wait_until is not None:
+            if now < self.wait_until:
+                return
+            self.log.append((now, "waited", WAIT))
+            self.wait_until = None
+            self.since = now
+            if self.index >= len(self.steps):
+                raise ScriptDone("key script done (it ended with a wait)")
+        if self.index < len(self.steps) and self.steps[self.index][0] == WAIT:
+            start = now if self.since is None else self.since
+            self.wait_until = start + self.steps[self.index][1]
+            self.index += 1
+            self.log.append((now, "wait", WAIT))
             return
         if not self.ready(session, now):
             return

@@ -8,6 +8,9 @@ the FeatherWing; any case), ``:HOLD_MS`` how long it is held (a long press;
 default: a tap), ``*N`` how many times in a row. A burst ``A+LEFT+B`` presses
 and releases its buttons one after another within one tick of the
 firmware (a hold time does not apply to it): ``[("A+LEFT+B", 0)]``.
+``WAIT:MS`` presses nothing: the virtual clock runs ``MS`` ms with no key
+from the end of the step before (``[("WAIT", 200000)]``; a screen-sleep
+test leaves the console alone so).
 """
 
 import re
@@ -22,6 +25,9 @@ GAMES = {"pisti": (2, 4), "yedili": (2, 3, 4)}
 PROFILES = ("pico", "featherwing")
 MAX_REPEAT = 1000
 MAX_HOLD_MS = 60000
+#: The step that presses nothing (``WAIT:MS``), and its longest wait: a day.
+WAIT = "WAIT"
+MAX_WAIT_MS = 86400000
 
 _STEP = re.compile(r"^([A-Za-z]+(?:\+[A-Za-z]+)*)(?::(\d+))?(?:\*(\d+))?$")
 
@@ -39,7 +45,8 @@ def profile_buttons(profile):
 
 
 def parse_keys(text, buttons, hold_ms=60):
-    """``"A*3,RIGHT,B:900"`` -> ``[("A", 60), ("A", 60), ("A", 60), ("RIGHT", 60), ("B", 900)]``.
+    """``"A*3,RIGHT,B:900"`` -> ``[("A", 60), ("A", 60), ("A", 60), ("RIGHT", 60), ("B", 900)]``;
+    ``"WAIT:200000"`` -> ``[("WAIT", 200000)]`` (no key for that long).
 
     Raises :class:`UsageError` naming the bad step and the known buttons.
     """
@@ -54,9 +61,23 @@ def parse_keys(text, buttons, hold_ms=60):
         if not match:
             raise UsageError("bad step %r in --keys: use NAME, NAME*N or NAME:HOLD_MS (e.g. A*3, B:900)" % item)
         name = match.group(1).upper()
+        if name == WAIT:
+            if not match.group(2):
+                raise UsageError("%r in --keys: say how long, WAIT:MS (e.g. WAIT:60000, a minute with no key)" % item)
+            wait = int(match.group(2))
+            if not 1 <= wait <= MAX_WAIT_MS:
+                raise UsageError("wait time in %r must be 1..%d ms" % (item, MAX_WAIT_MS))
+            count = int(match.group(3)) if match.group(3) else 1
+            if not 1 <= count <= MAX_REPEAT:
+                raise UsageError("repeat count in %r must be 1..%d" % (item, MAX_REPEAT))
+            steps.extend([(WAIT, wait)] * count)
+            continue
         for part in name.split("+"):
+            if part == WAIT:
+                raise UsageError("burst %r in --keys: WAIT is a step of its own (A,WAIT:1000,B)" % item)
             if part not in buttons:
-                raise UsageError("unknown key %r in --keys; this board's buttons: %s" % (part, " ".join(buttons)))
+                raise UsageError("unknown key %r in --keys; this board's buttons: %s (and WAIT:MS, no key)"
+                                 % (part, " ".join(buttons)))
         hold = int(match.group(2)) if match.group(2) else hold_ms
         if "+" in name:
             if match.group(2):

@@ -95,13 +95,15 @@ class Console:
         return self.lines[-1] if self.lines else ""
 
 
-def settings_text(profile, overrides):
-    """The profile's settings.toml with ``overrides`` ({KEY: str|int}) first.
+def settings_text(profile, overrides, settings_file=None):
+    """The profile's settings.toml (or ``settings_file``, a drive's) with
+    ``overrides`` ({KEY: str|int}) first.
 
     CircuitPython's getenv takes the first occurrence of a key, so the
     overrides go on top.
     """
-    lines = ["# Written by tools/sim.py: boot overrides, then the %s profile." % profile]
+    base = "the %s profile" % profile if settings_file is None else str(settings_file)
+    lines = ["# Written by tools/sim.py: boot overrides, then %s." % base]
     for key in sorted(overrides):
         value = overrides[key]
         if isinstance(value, bool):
@@ -110,7 +112,7 @@ def settings_text(profile, overrides):
             lines.append("%s = %d" % (key, value))
         else:
             lines.append("%s = %s" % (key, json.dumps(str(value), ensure_ascii=True)))
-    profile_text = (BOARDS_DIR / ("%s.toml" % profile)).read_text(encoding="utf-8")
+    profile_text = Path(settings_file or BOARDS_DIR / ("%s.toml" % profile)).read_text(encoding="utf-8")
     return "\n".join(lines) + "\n" + profile_text
 
 
@@ -143,12 +145,22 @@ class Session:
     """
 
     # pylint: disable=too-many-arguments
-    def __init__(self, *, profile="pico", code=None, overrides=None, nvm_path=None, realtime=False,
+    def __init__(self, *, profile="pico", code=None, settings_file=None, overrides=None, nvm_path=None, realtime=False,
                  getenv_style="int", max_ms=None, record=False, bots=None, console=None, log=None,
-                 power_cut=None):
+                 power_cut=None, bot_log=None):
         self.profile = profile
         self.code = Path(code) if code else ROOT / "code.py"
         self.code_dir = self.code.resolve().parent
+        self.settings_file = settings_file  # a drive's settings.toml (--drive), else the profile's
+        # Booted from a drive (not this checkout): every module the drive holds is the drive's,
+        # even one the desktop tools imported already (pisti_core, the display driver).
+        self._drive_modules = set()
+        if self.code_dir != ROOT.resolve():
+            for folder in (self.code_dir, self.code_dir / "lib"):
+                for entry in folder.iterdir() if folder.is_dir() else ():
+                    if entry.is_dir() or entry.suffix in (".py", ".mpy"):
+                        self._drive_modules.add(entry.name.split(".", 1)[0])
+            self._drive_modules.discard("code")
         self.overrides = dict(overrides or {})
         self.nvm_path = nvm_path
         self.realtime = realtime
@@ -156,6 +168,7 @@ class Session:
         self.max_ms = max_ms
         self.record = record
         self.bot_commands = dict(bots or {})
+        self.bot_log = bot_log  # the outside bots' stderr goes to this file (None: inherited)
         self.power_cut = power_cut  # cut the power after this many nvm bytes (cut points)
         self.console = console if console is not None else Console(echo=sys.stderr)
         self.log = log if log is not None else sys.stderr
@@ -180,7 +193,7 @@ class Session:
         self._tmp = tempfile.mkdtemp(prefix="pisti-sim-")
         settings_path = os.path.join(self._tmp, "settings.toml")
         with open(settings_path, "w", encoding="utf-8") as handle:
-            handle.write(settings_text(self.profile, self.overrides))
+            handle.write(settings_text(self.profile, self.overrides, self.settings_file))
         try:
             self.rig = shims.install(self.profile, settings_path=settings_path, nvm_path=self.nvm_path,
                                      realtime=self.realtime, getenv_style=self.getenv_style)
@@ -240,6 +253,8 @@ class Session:
     def _is_device(self, name, module):
         """Whether ``module`` is device-side code from lib/ (pisti_app and friends)."""
         if name == "pisti_app" or name.startswith("pisti_app."):
+            return True
+        if name.split(".", 1)[0] in self._drive_modules:
             return True
         where = getattr(module, "__file__", None) or ""
         return where.startswith(str(self.code_dir / "lib") + os.sep)
@@ -408,7 +423,14 @@ class Session:
             return False
 
     def status(self):
-        """``app.status()`` plus the emulator's ``frames`` and ``i2c_bytes`` and ``ms``."""
+        """``app.status()`` plus the emulator's ``display``, ``frames`` and ``i2c_bytes``, and ``ms``.
+
+        ``display`` is what the SSD1306 emulator's registers say, whatever
+        the firmware meant: ``on`` (0xAF display on, 0xAE off: the driver's
+        ``sleep()``), ``contrast`` (0x81, 0-255: the driver's ``brightness``
+        sends ``round(255 * brightness)``) and ``brightness`` (contrast / 255).
+        ``demo`` is the app's own (false when it does not say).
+        """
         out = {}
         try:
             out.update(self.app_status())
@@ -422,6 +444,9 @@ class Session:
         if out.get("nvm") is None:  # no app to ask: what the flash itself says
             out["nvm"] = {"erases": getattr(self.rig.nvm, "erases", None), "state": None}
         out["power_cut"] = self.outcome == "power_cut"
+        out["display"] = {"on": bool(oled.display_on), "contrast": oled.contrast,
+                          "brightness": round(oled.contrast / 255, 3)}
+        out["demo"] = bool(out.get("demo", False))
         out["frames"] = oled.frames
         out["i2c_bytes"] = oled.bytes_total
         out["ms"] = self.rig.clock.now_ms
@@ -473,7 +498,7 @@ class Session:
         if bot is None:
             from tools.botproto import ExternalBot  # pylint: disable=import-outside-toplevel
 
-            bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], game, seat=seat)
+            bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], game, seat=seat, stderr=self.bot_log)
         self._warn_once("seat %d is played by %s" % (seat, self.bot_commands[seat]))
         return bot
 
@@ -507,6 +532,7 @@ class Session:
             if bot is None:
                 from tools.botproto import ExternalBot  # pylint: disable=import-outside-toplevel
 
-                bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], status.get("game"), seat=seat)
+                bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], status.get("game"), seat=seat,
+                                                           stderr=self.bot_log)
             bots[seat] = bot
             self._warn_once("seat %d is played by %s" % (seat, self.bot_commands[seat]))

@@ -125,6 +125,19 @@ def help_line(buttons):
             "Esc Bksp B = long B (back) | q quit")
 
 
+def wrap_help(text, columns):
+    """The help's `` | ``-separated items packed into lines of at most
+    ``columns`` characters (an item longer than that is cut)."""
+    lines = []
+    for item in text.split(" | "):
+        item = item[:max(columns, 1)]
+        if lines and len(lines[-1]) + 3 + len(item) <= columns:
+            lines[-1] += " | " + item
+        else:
+            lines.append(item)
+    return lines
+
+
 def summary(status):
     """A short line from app.status()."""
     if not status:
@@ -150,7 +163,7 @@ def compose(rows, cells, width, help_text, info="", console="", color=True):
     if color:
         lines = ["\x1b[97;40m" + line + "\x1b[0m" for line in lines]
     out = framed(lines, columns)
-    out.append(help_text)
+    out.extend(help_text.split("\n"))
     out.append(info)
     if console:
         out.append("serial> " + console)
@@ -305,7 +318,13 @@ class Terminal:
         if self.holding:
             info = "[%s] %s" % (self.holding, info)
         columns = (self._size or (80, 24))[0]
-        lines = compose(rows, cells, oled.width, self.help, info, self.console.last, self.color)
+        help_text = self.help
+        if self.cells == "auto" and cells == "braille":  # the terminal is too small for half blocks
+            need_cols, need_lines = text_size(oled.width, oled.height, "half")
+            help_text += " | a %dx%d terminal (or --window) shows the larger picture" % (
+                need_cols + 2, need_lines + 4)
+        help_text = "\n".join(wrap_help(help_text, columns))
+        lines = compose(rows, cells, oled.width, help_text, info, self.console.last, self.color)
         lines = [line if len(line) <= columns or "\x1b" in line else line[:columns] for line in lines]
         self._write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J")
 

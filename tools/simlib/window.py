@@ -16,6 +16,8 @@ key map, exactly like typed keys (headless tests use SDL_VIDEODRIVER=dummy).
 """
 
 import os
+import sys
+import tempfile
 
 from .headless import ScriptDriver
 from .session import IDLE_MS, WAIT_MS, SimQuit
@@ -67,6 +69,44 @@ class NoDisplay(RuntimeError):
     """pygame found no screen to open a window on."""
 
 
+class _Fd2Aside:
+    """Within the block, what is written to file descriptor 2 (C libraries
+    too) goes to a temporary file; :meth:`text` reads it."""
+
+    def __init__(self):
+        self._saved = None
+        self._file = None
+
+    def __enter__(self):
+        try:
+            sys.stderr.flush()
+        except (AttributeError, ValueError):
+            pass
+        try:
+            self._saved = os.dup(2)
+        except OSError:  # no descriptor 2: nothing to keep aside
+            return self
+        self._file = tempfile.TemporaryFile()
+        os.dup2(self._file.fileno(), 2)
+        return self
+
+    def text(self):
+        """The bytes written so far."""
+        if self._file is None:
+            return b""
+        self._file.seek(0)
+        return self._file.read()
+
+    def __exit__(self, *exc):
+        if self._saved is not None:
+            os.dup2(self._saved, 2)
+            os.close(self._saved)
+            self._saved = None
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
 class Window:
     """Plays the firmware in a pygame window."""
 
@@ -92,15 +132,25 @@ class Window:
     def start(self, session):
         """Open the window."""
         pg = self.pg = _pygame()
+        # SDL writes its own complaints (e.g. "XDG_RUNTIME_DIR is invalid")
+        # straight to file descriptor 2 while it looks for a screen: they are
+        # kept aside, and shown only when a window did open.
+        noise = b""
         try:
-            pg.display.init()
+            with _Fd2Aside() as aside:
+                try:
+                    pg.display.init()
+                    driver = pg.display.get_driver()
+                finally:
+                    noise = aside.text()
         except pg.error as exc:
             raise NoDisplay("cannot open a window: %s" % exc) from None
-        driver = pg.display.get_driver()
         if driver in ("offscreen", "dummy") and not self.unattended:
             pg.display.quit()
             raise NoDisplay("no screen for a window (SDL video driver %r): run it on a desktop, "
                             "or play in the terminal (bash tools/play.sh)" % driver)
+        if noise and driver not in ("offscreen", "dummy"):
+            os.write(2, noise)
         pg.font.init()
         oled = session.rig.oled
         size = (oled.width * self.zoom, oled.height * self.zoom + BAR)

@@ -95,12 +95,13 @@ try {
   if (plan.oom) {
     const context = await browser.newContext();
     const { page, errors } = await open(context, plan.oom.query);
-    await until(page, () => window.pisti && (pisti.state === "oom" || pisti.state === "error" || pisti.done));
+    await until(page, () => window.pisti && (pisti.state === "oom" || pisti.state === "error" || pisti.state === "hung" ||
+                                              pisti.done));
     const notice = await snapshot(page);
     await page.keyboard.down(plan.oom.ok || "z");
     await page.waitForTimeout(50);
     await page.keyboard.up(plan.oom.ok || "z");
-    await until(page, () => pisti.boots >= 2 && pisti.state !== "booting");
+    await until(page, () => pisti.boots >= 2 && pisti.state !== "booting" || pisti.state === "hung");
     await page.waitForTimeout(300);
     const after = await snapshot(page);
     let resumed = null;
