@@ -266,11 +266,12 @@ def test_command_lines_use_options_the_tools_have():
     of some tool's (or circup's ``--path``, in deploy's sample output)."""
     text = readme()
     everything = {"--path"}
-    for f in glob.glob(os.path.join(ROOT, "tools", "*.py")) + glob.glob(os.path.join(ROOT, "tools", "*.sh")):
-        everything |= tool_options(os.path.basename(f))
+    for f in (glob.glob(os.path.join(ROOT, "tools", "*.py")) + glob.glob(os.path.join(ROOT, "tools", "*.sh")) +
+              glob.glob(os.path.join(ROOT, "tools", "web", "*.py"))):
+        everything |= tool_options(os.path.relpath(f, os.path.join(ROOT, "tools")))
     used = 0
     for line in text.splitlines():
-        m = re.match(r"\s*(?:python|\.venv/bin/python|bash) tools/(\w+\.(?:py|sh))(.*)", line)
+        m = re.match(r"\s*(?:python|\.venv/bin/python|bash) tools/((?:web/)?\w+\.(?:py|sh))(.*)", line)
         if not m:
             continue
         script = "sim.py" if m.group(1) == "play.sh" else m.group(1)
