@@ -61,7 +61,7 @@ try {
     const b = await page.evaluate(() => [pisti.ticks, performance.now()]);
     const snap = await snapshot(page);
     snap.ticksPerSecond = Math.round((b[0] - a[0]) * 1000 / (b[1] - a[1]));
-    snap.errors = errors;
+    snap.errors = [...errors]; // (not what closing the context aborts)
     out.live = snap;
     await context.close();
     note("live");
@@ -73,7 +73,7 @@ try {
     await until(page, () => window.pisti && pisti.done);
     const snap = await snapshot(page);
     if (SHOT && s.name === plan.shot) await page.screenshot({ path: SHOT });
-    snap.errors = errors;
+    snap.errors = [...errors];
     out.scripts[s.name] = snap;
     await context.close();
     note(s.name);
@@ -87,7 +87,7 @@ try {
     await first.page.goto(URL0 + plan.reload.then); // the same tab, reloaded elsewhere in the game
     await until(first.page, () => window.pisti && pisti.done);
     const after = await snapshot(first.page);
-    out.reload = { before, after, errors: first.errors };
+    out.reload = { before, after, errors: [...first.errors] };
     await context.close();
     note("reload");
   }
@@ -95,12 +95,13 @@ try {
   if (plan.oom) {
     const context = await browser.newContext();
     const { page, errors } = await open(context, plan.oom.query);
-    await until(page, () => window.pisti && (pisti.state === "oom" || pisti.state === "error" || pisti.done));
+    await until(page, () => window.pisti && (pisti.state === "oom" || pisti.state === "error" || pisti.state === "hung" ||
+                                              pisti.done));
     const notice = await snapshot(page);
     await page.keyboard.down(plan.oom.ok || "z");
     await page.waitForTimeout(50);
     await page.keyboard.up(plan.oom.ok || "z");
-    await until(page, () => pisti.boots >= 2 && pisti.state !== "booting");
+    await until(page, () => pisti.boots >= 2 && pisti.state !== "booting" || pisti.state === "hung");
     await page.waitForTimeout(300);
     const after = await snapshot(page);
     let resumed = null;
@@ -109,7 +110,7 @@ try {
       await until(page, () => window.pisti && pisti.done);
       resumed = await snapshot(page);
     }
-    out.oom = { notice, after, resumed, errors };
+    out.oom = { notice, after, resumed, errors: [...errors] };
     await context.close();
     note("oom");
   }
@@ -132,7 +133,7 @@ try {
         end = { state: "timeout", error: String(e).split("\n")[0] };
       }
       end.query = query;
-      end.errors = errors;
+      end.errors = [...errors];
       end.seconds = (Date.now() - t) / 1000;
       if (plan.verbose) process.stderr.write(end.state + " " + end.seconds + " s (boot " + end.bootMs + " ms, " +
         end.ticks + " ticks in " + end.scriptMs + " ms, " + end.retries + " retries, peak " + end.peak + ", " +
@@ -162,7 +163,7 @@ try {
     const snap = await page.evaluate(() => ({ state: pisti.state, error: pisti.error,
       text: document.getElementById("state").textContent, panel: document.getElementById("error").textContent,
       hungMs: pisti.hungMs }));
-    out.hang = Object.assign(snap, { alive, answerMs: Date.now() - t, errors });
+    out.hang = Object.assign(snap, { alive, answerMs: Date.now() - t, errors: [...errors] });
     await context.close();
     note("hang");
   }

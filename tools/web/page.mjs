@@ -242,8 +242,9 @@ function onWorker(m, reloaded, steps) {
         setState("done", "key script done (" + steps.length + " presses, " + m.scriptTicks + " ticks)");
       }
       break;
-    case "error":
-      fail(m.text);
+    case "error": // a traceback, or out of memory with no room for the firmware's notice
+      if (m.text.startsWith("Out of memory")) fail(m.text, "error", "out of memory: see below");
+      else fail(m.text);
       break;
     case "status": {
       const done = statusWaits.get(m.id);

@@ -276,8 +276,9 @@ export class Console {
         this.checkNvm();
         return -2;
       }
-      this.error = k === -2 ? "out of memory: a heap of " + this.cap + " B does not even hold the firmware's " +
-        "out-of-memory notice (the Pico has 171,264 B)" : this.f.error();
+      this.error = k === -2 ? "Out of memory, and the firmware's out-of-memory notice did not fit either " +
+        "(a heap of " + this.cap.toLocaleString("en") + " B; the Pico has 171,264 B). Reload the page to start " +
+        "again: the saves are kept." : this.f.error();
       return -3;
     }
     this.flush();
