@@ -119,11 +119,9 @@ def randbelow(n):
 
 def shuffle(buf, below=randbelow):
     """Fisher-Yates in place; ``below(n)`` gives a random int under n."""
-    i = len(buf) - 1
-    while i > 0:
+    for i in range(len(buf) - 1, 0, -1):
         j = below(i + 1)
         buf[i], buf[j] = buf[j], buf[i]
-        i -= 1
 
 
 def cut(buf, k):

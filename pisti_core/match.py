@@ -43,7 +43,7 @@ def deal_deck(game, players, below=randbelow):
         from pisti_core.pisti import centre
         while True:
             deck = shuffle_and_cut(1, below, True)
-            if centre(deck) is not None:
+            if deck[3] >> 2 != 10 or centre(deck) is not None:  # P-5: no Jack on top, no redeal
                 return deck
     return shuffle_and_cut(decks_for(players), below, False)
 

@@ -52,7 +52,7 @@ def check_deck(deck):
     deck = as_deck(deck, 52)
     if deck is None:
         raise InvalidDeckError("a Pişti deck must hold each of the 52 cards once")
-    if centre(deck) is None:
+    if RANK[deck[3]] == _JACK and centre(deck) is None:
         raise InvalidDeckError("all four centre cards are Jacks: P-5 redeals this deck")
     return deck
 
@@ -76,10 +76,15 @@ class PistiHand:
 
     def _reset(self):
         n = self.players
-        c = centre(self.deck)
-        if _CHECKING:
-            assert c  # check_deck refused the decks without a centre (four Jacks, P-5)
-        pile, down = c
+        d = self.deck
+        if RANK[d[3]] != _JACK:  # P-5: the usual centre, three down and one up
+            pile = d[0:4]
+            down = 3
+        else:
+            c = centre(d)
+            if _CHECKING:
+                assert c  # check_deck refused the decks without a centre (four Jacks, P-5)
+            pile, down = c
         self.table = bytearray(52)  # every card put on the pile or capturing, in order
         self.table[0:4] = pile
         self.tbase = 0  # the pile is table[tbase:tn]
@@ -125,36 +130,39 @@ class PistiHand:
     # -- the fast, unchecked door ------------------------------------------
     def play(self, c):
         """Play card ``c`` for the seat to move, unchecked (it must be legal)."""
+        # The hot path of every search and arena: locals over attributes.
         s = self.turn
         h = self.hands
         hn = self.hn
-        b = s * 4
-        e = b + hn[s] - 1
+        b = s << 2
+        k = hn[s] - 1
+        e = b + k
         while h[b] != c:
             b += 1
         while b < e:  # keep the hand's order
             h[b] = h[b + 1]
             b += 1
-        hn[s] -= 1
+        hn[s] = k
         self.actions.append(c)
-        side = s & 1  # P-1: seats 0+2 side 0, 1+3 side 1; 2 players side = seat
         tn = self.tn
-        n = tn - self.tbase
         table = self.table
         r = c >> 2  # rank (one deck: ids are identities)
-        if n and (r == _JACK or r == table[tn - 1] >> 2):  # P-7 capture
+        if tn != self.tbase and (r == _JACK or r == table[tn - 1] >> 2):  # P-7 capture
+            side = s & 1  # P-1: seats 0+2 side 0, 1+3 side 1; 2 players side = seat
+            n = tn - self.tbase
+            pts = self.pts
             if n == 1 and r == table[tn - 1] >> 2 and self.ply != _LAST_PLY:
                 if r == _JACK:  # P-9 Jack pişti
                     self.jpistis[side] += 1
-                    self.pts[side] += 20
+                    pts[side] += 20
                 else:  # P-9 pişti
                     self.pistis[side] += 1
-                    self.pts[side] += 10
+                    pts[side] += 10
             table[tn] = c  # the capturing card closes the captured run
             self.capt[tn] = side + 1
             self.tn = self.tbase = tn + 1
             self.cards[side] += n + 1
-            self.pts[side] += self.pile_pts + PTS[c]
+            pts[side] += self.pile_pts + PTS[c]
             self.pile_pts = 0
             self.last_cap = side
             if self.hidden:  # P-8: the face-down cards go to the first capturer
@@ -165,12 +173,15 @@ class PistiHand:
             self.tn = tn + 1
             self.pile_pts += PTS[c]
         self.ply += 1
-        self.left -= 1
-        if self.left:
-            self.turn = (s + 1) % self.players
+        left = self.left - 1
+        self.left = left
+        if left:
+            s += 1
+            self.turn = 0 if s == self.players else s
         elif self.pos < 52:
             self._deal()  # P-10
-            self.turn = (s + 1) % self.players
+            s += 1
+            self.turn = 0 if s == self.players else s
         else:
             self.over = True  # P-11: leftovers are settled in result()
             self.turn = -1

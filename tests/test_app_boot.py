@@ -342,9 +342,11 @@ def test_about_shows_version_and_free_memory(device):
     assert st["screen"] == "about"
     from pisti_app import __version__  # pylint: disable=import-outside-toplevel
 
-    text = " ".join(st["lines"])
-    assert __version__ in text and "Free memory:" in text
-    assert "UP DOWN LEFT RIGHT A B" in text
+    assert __version__ in " ".join(st["lines"]) and "Free memory:" in " ".join(st["lines"])
+    for _ in range(4):  # the last lines come with DOWN (the bottom row says so: issue 21)
+        d.press("DOWN")
+    assert "UP DOWN LEFT RIGHT A B" in " ".join(d.status()["lines"])
+    assert d.status()["footer"] == "\u25b2\u25bc line  B back"
     d.shot("about")
     d.press("B")
     assert d.status()["screen"] == "menu"

@@ -114,7 +114,7 @@ def test_a_whole_match_bot_against_bot_to_the_match_end(device):
     assert "Pişti ranking: %+d" % (1 if won else -1) in st["texts"]
     row = d.app.rankings.get("pisti", 2, "usta")
     assert row[0] == 1 and row[4] == (1 if won else -1)  # T-2
-    d.press("A")
+    d.press("B")  # the main menu (A: a rematch)
     assert d.status()["screen"] == "menu" and d.app.session is None
     d.menu_to("rankings")
     d.press("A")

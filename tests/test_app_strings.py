@@ -85,7 +85,7 @@ def test_texts_fit_where_they_are_shown(lang):
             "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title",
             "leave_q", "new_q", "time_up", "keys_leave", "keys_new", "keys_ok", "practice_end",
             "nothing_to_undo", "nvm_reset", "nvm_recovered", "rank_head", "rank_row", "press_a",
-            "ok_menu", "you_drew", "you_passed", "you_picked", "this_hand", "hand_cards")
+            "ok_rematch", "you_drew", "you_passed", "you_picked", "this_hand", "hand_cards")
     for key in line:  # the message line and title bars: 25 small characters
         assert len(filled(s, key)) <= 25, (key, filled(s, key))
     for key in ("pisti_bang", "jack_pisti", "you_out"):  # a double-size toast line

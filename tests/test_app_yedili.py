@@ -187,5 +187,5 @@ def test_muamele_pick_row_after_a_bot_goes_out(device):
     st = d.wait(lambda s: s["screen"] == "hand_end", limit_ms=30000)
     assert len(h.muamele[0]) == picked
     texts = st["texts"]
-    assert any(t.startswith("Muamele: You ") for t in texts), texts
+    assert any(t.startswith("Mu = Muamele: You ") for t in texts), texts
     d.shot("yedili_muamele_end")

@@ -38,7 +38,7 @@ def same_figures(a, b):
 
 def test_json_output_has_the_documented_fields_and_progress_goes_to_stderr():
     r = run_cli("--game", "pisti", "--players", "2", "--bots", "usta,greedy", "--deals", "12",
-                "--seed", "7", "--json", "--jobs", "1")
+                "--seed", "7", "--json", "--jobs", "1", "--progress")
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)  # stdout is one JSON object and nothing else
     for k in FIELDS:
@@ -48,7 +48,8 @@ def test_json_output_has_the_documented_fields_and_progress_goes_to_stderr():
     assert isinstance(res["mean_diff"], float) and res["ci95"] > 0
     assert 0 <= res["hand_win_rate"] <= 1
     assert len(res["ms_per_decision"]) == 2 and all(t > 0 for t in res["ms_per_decision"])
-    assert "12/12 deals" in r.stderr  # the progress bar
+    assert "12/12 deals" in r.stderr  # the progress line (forced: stderr is no terminal)
+    assert "deals/s" in r.stderr and "left" in r.stderr
 
 
 def test_seed_repeats_a_run_and_jobs_do_not_change_it():

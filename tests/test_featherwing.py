@@ -202,7 +202,7 @@ def test_a_whole_pisti_match_to_101_with_three_buttons(wing, tmp_path):
     check_golden("fw_pisti_match_end", tmp_path / "me.png")
     texts = d.app.screen.texts()
     assert any("You" in x for x in texts), texts
-    d.press("B")
+    d.long("B")  # the main menu (B: a rematch)
     assert d.status()["screen"] == "menu"
 
 
@@ -244,7 +244,7 @@ def test_outside_bot_hook_seats_a_bot_before_its_first_move(wing):
     assert made == [("pisti", 1, 2)]
     st = play_out(d, random.Random(3))
     assert st["screen"] == "match_end" and asked
-    d.press("B")
+    d.long("B")  # the main menu (B would be a rematch)
     d.app.start_game("yedili", 3, [None, "acemi", "acemi"])
     assert made[-1] == ("yedili", 1, 3) and isinstance(d.app.bots[1], Spy)
     assert not isinstance(d.app.bots[2], Spy)

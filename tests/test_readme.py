@@ -266,14 +266,15 @@ def test_command_lines_use_options_the_tools_have():
     of some tool's (or circup's ``--path``, in deploy's sample output)."""
     text = readme()
     everything = {"--path"}
-    for f in glob.glob(os.path.join(ROOT, "tools", "*.py")) + glob.glob(os.path.join(ROOT, "tools", "*.sh")):
-        everything |= tool_options(os.path.basename(f))
+    for f in (glob.glob(os.path.join(ROOT, "tools", "*.py")) + glob.glob(os.path.join(ROOT, "tools", "*", "*.py"))
+              + glob.glob(os.path.join(ROOT, "tools", "*.sh"))):
+        everything |= tool_options(os.path.relpath(f, os.path.join(ROOT, "tools")))
     for f in glob.glob(os.path.join(ROOT, "tools", "*.sh")):  # what the scripts pass on (apt-get's, pytest's)
         with open(f, encoding="utf-8") as handle:
             everything |= set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", handle.read()))
     used = 0
     for line in text.splitlines():
-        m = re.match(r"\s*(?:python|\.venv/bin/python|bash) tools/(\w+\.(?:py|sh))(.*)", line)
+        m = re.match(r"\s*(?:python|\.venv/bin/python|bash) tools/((?:\w+/)?\w+\.(?:py|sh))(.*)", line)
         if not m:
             continue
         script = "sim.py" if m.group(1) == "play.sh" else m.group(1)

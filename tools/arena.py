@@ -45,6 +45,16 @@ Examples::
     python tools/arena.py --game pisti --players 2 --bots ./mybot.py,usta --deals 50 --json
     python tools/arena.py --game pisti --players 2 --deals 500 --plot ladder.png
     python tools/arena.py --bots usta,usta --deals 1000 --micropython   # device-side timing
+    python tools/arena.py --bots usta,pimc64 --deals 4000 --ray          # over a Ray cluster
+
+``--ray`` (or RAY_ADDRESS set) sends the blocks of deals to Ray as tasks: the
+cluster at RAY_ADDRESS (the project's folder travels as the tasks' working
+directory), or a local one started with ``--jobs`` CPUs. Blocks are merged in
+deal order, so the figures are those of the local run to the last digit.
+Ray's usage statistics are switched off wherever the arena starts Ray.
+
+A progress line (deals done, rate, time left) goes to stderr on a terminal;
+``--json`` and ``--quiet`` silence it, ``--progress`` forces it.
 """
 
 import argparse
@@ -66,6 +76,7 @@ if __name__ == "__main__":  # typed as python tools/arena.py: the project's .ven
 
 from pisti_core.bots import LEVELS, REFERENCE  # noqa: E402
 from pisti_core.match import Match, deal_deck  # noqa: E402
+from tools.botlab import games_of, is_lab  # noqa: E402
 from tools.botproto import DEFAULT_TIMEOUT, BotFailure, is_program, player  # noqa: E402
 
 BLOCK = 200  # deals per independent block (matches restart at each block)
@@ -148,8 +159,9 @@ def _match_share(game, m, who):
     return sum(1 for x in w if x in a_sides) / len(w)
 
 
-def run_block(args):
-    """Play deals ``start .. start+count-1``; returns a _Stats."""
+def run_block(args, tick=None):
+    """Play deals ``start .. start+count-1``; returns a _Stats. ``tick(1)``
+    is called after each deal."""
     game, players, names, start, count, seed, target, timeout = args
     lay = layouts(game, players)
     st = _Stats()
@@ -212,6 +224,8 @@ def run_block(args):
                 st.diffs.append(sum(diffs) / len(diffs))
                 st.hand_wins += sum(wins)
                 st.hands += len(wins)
+            if tick:
+                tick(1)
     finally:
         for row in seats:
             for b in row:
@@ -220,32 +234,112 @@ def run_block(args):
     return st
 
 
-class _Progress:
-    def __init__(self, total, label, enabled):
+class Progress:
+    """One progress line on stderr: deals done, rate, time left. Shown only
+    when enabled (a terminal, no --json, no --quiet)."""
+
+    def __init__(self, total, label, enabled, unit="deals", stream=None):
         self.total = total
         self.done = 0
         self.label = label
         self.enabled = enabled
+        self.unit = unit
+        self.stream = stream or sys.stderr
         self.t0 = time.monotonic()
+
+    def line(self):
+        """The current line's text."""
+        el = time.monotonic() - self.t0
+        rate = self.done / el if el > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else None
+        w = 20
+        f = self.done / self.total if self.total else 1.0
+        bar = "#" * int(w * f) + "." * (w - int(w * f))
+        return "%s [%s] %d/%d %s, %.1f %s/s, %s left" % (
+            self.label, bar, self.done, self.total, self.unit, rate, self.unit,
+            "?" if left is None else _hms(left))
 
     def add(self, k):
         self.done += k
         if not self.enabled:
             return
-        w = 30
-        f = self.done / self.total if self.total else 1.0
-        bar = "#" * int(w * f) + "." * (w - int(w * f))
-        el = time.monotonic() - self.t0
-        sys.stderr.write("\r%s [%s] %d/%d deals %.0fs" % (self.label, bar, self.done,
-                                                          self.total, el))
+        self.stream.write("\r" + self.line() + " ")
         if self.done >= self.total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _hms(sec):
+    sec = int(sec + 0.5)
+    if sec >= 3600:
+        return "%dh%02dm" % (sec // 3600, sec % 3600 // 60)
+    if sec >= 60:
+        return "%dm%02ds" % (sec // 60, sec % 60)
+    return "%ds" % sec
+
+
+def ray_wanted(flag):
+    """Whether to shard over Ray: ``--ray``, or RAY_ADDRESS set."""
+    return bool(flag or os.environ.get("RAY_ADDRESS"))
+
+
+def ray_start(jobs=None):
+    """Connect to the Ray cluster at RAY_ADDRESS, or start a local one with
+    ``jobs`` CPUs; usage statistics off (RAY_USAGE_STATS_ENABLED=0)."""
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    import ray
+    if ray.is_initialized():
+        return ray
+    env = {"env_vars": {"RAY_USAGE_STATS_ENABLED": "0"}}
+    addr = os.environ.get("RAY_ADDRESS")
+    if addr and addr != "local":
+        # The project's code travels to the cluster's workers.
+        env["working_dir"] = _ROOT
+        env["excludes"] = [".git", ".venv", "node_modules", "*.png", "*.mpy"]
+        ray.init(address=addr, runtime_env=env, log_to_driver=False)
+    else:
+        env["env_vars"]["PYTHONPATH"] = _ROOT
+        ray.init(num_cpus=max(1, jobs or os.cpu_count() or 1), include_dashboard=False,
+                 runtime_env=env, log_to_driver=False)
+    return ray
+
+
+def _ray_block(task):
+    if _ROOT not in sys.path:
+        sys.path.insert(0, _ROOT)
+    return run_block(task).__dict__
+
+
+def ray_map(func, tasks, jobs=None, done=None):
+    """``[func(t) for t in tasks]`` as Ray tasks, results in task order;
+    ``done(i)`` is called as task i finishes."""
+    ray = ray_start(jobs)
+    remote = ray.remote(num_cpus=1)(func)
+    refs = [remote.remote(t) for t in tasks]
+    index = {r: i for i, r in enumerate(refs)}
+    out = [None] * len(refs)
+    pending = list(refs)
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        for r in ready:
+            i = index[r]
+            out[i] = ray.get(r)
+            if done:
+                done(i)
+    return out
+
+
+def _stats(d):
+    st = _Stats()
+    st.__dict__.update(d)
+    return st
 
 
 def run(game, players, names, deals, seed=0, target=None, jobs=1, timeout=DEFAULT_TIMEOUT,
-        progress=False):
-    """Play a duplicate matchup; returns the JSON-ready summary dict."""
+        progress=False, use_ray=False):
+    """Play a duplicate matchup; returns the JSON-ready summary dict.
+    ``use_ray`` shards the blocks of deals over Ray (same figures)."""
     if game not in _GAMES:
         raise ValueError("unknown game %r (pisti or yedili)" % (game,))
     if players not in _GAMES[game]:
@@ -254,26 +348,34 @@ def run(game, players, names, deals, seed=0, target=None, jobs=1, timeout=DEFAUL
     if len(names) != 2:
         raise ValueError("--bots takes two names, like usta,greedy")
     for nm in names:
-        if nm not in LEVELS and nm not in REFERENCE and not is_program(nm):
-            raise ValueError("unknown bot %r: one of %s, or a program path like ./mybot.py"
+        if is_lab(nm):
+            if game not in games_of(nm):
+                raise ValueError("%s plays Pişti only (no Pis Yedili reference yet)" % nm)
+        elif nm not in LEVELS and nm not in REFERENCE and not is_program(nm):
+            raise ValueError("unknown bot %r: one of %s, a lab bot (pimc64, pimcu16), "
+                             "or a program path like ./mybot.py"
                              % (nm, ", ".join(LEVELS + REFERENCE)))
     if deals < 1:
         raise ValueError("--deals must be at least 1")
     tasks = [(game, players, tuple(names), s, min(BLOCK, deals - s), seed, target, timeout)
              for s in range(0, deals, BLOCK)]
-    prog = _Progress(deals, "%s %dp %s" % (game, players, ",".join(names)), progress)
-    total = _Stats()
+    prog = Progress(deals, "%s %dp %s" % (game, players, ",".join(names)), progress)
     t0 = time.monotonic()
-    if jobs > 1 and len(tasks) > 1:
+    if use_ray:
+        parts = [_stats(d) for d in ray_map(_ray_block, tasks, jobs,
+                                            lambda i: prog.add(tasks[i][4]))]
+    elif jobs > 1 and len(tasks) > 1:
         import multiprocessing
         with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
+            parts = []
             for r, task in zip(pool.imap(run_block, tasks), tasks):
-                total.merge(r)
+                parts.append(r)
                 prog.add(task[4])
     else:
-        for task in tasks:
-            total.merge(run_block(task))
-            prog.add(task[4])
+        parts = [run_block(task, prog.add) for task in tasks]
+    total = _Stats()
+    for r in parts:  # in deal order: the same figures however the work was shared
+        total.merge(r)
     return summary(game, players, names, deals, seed, total, time.monotonic() - t0)
 
 
@@ -446,7 +548,12 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--plot", metavar="FILE.png",
                     help="also run every level against greedy and draw the ladder")
-    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    ap.add_argument("--quiet", action="store_true", help="no progress line")
+    ap.add_argument("--progress", action="store_true",
+                    help="the progress line even when stderr is no terminal or with --json")
+    ap.add_argument("--ray", action="store_true",
+                    help="shard the deals over Ray: the cluster at RAY_ADDRESS, or a local "
+                         "one with --jobs CPUs (also when RAY_ADDRESS is set); same figures")
     ap.add_argument("--micropython", action="store_true",
                     help="instead: time the first bot's decisions under the micropython "
                          "command (pisti_core as .mpy) over --deals hands")
@@ -462,11 +569,13 @@ def main(argv=None):
                   "%.2f ms worst" % (a.game, a.players, names[0], names[1], res["decisions"],
                                      res["ms_per_decision"], res["ms_worst"]))
             return 0
+        show = a.progress or (not a.quiet and not a.json and sys.stderr.isatty())
+        use_ray = ray_wanted(a.ray)
         res = run(a.game, a.players, names, a.deals, a.seed, a.target, a.jobs, a.timeout,
-                  not a.quiet)
+                  show, use_ray)
         if a.plot:
             rows = [run(a.game, a.players, [lv, "greedy"], a.deals, a.seed, a.target, a.jobs,
-                        a.timeout, not a.quiet) for lv in ("random",) + LEVELS]
+                        a.timeout, show, use_ray) for lv in ("random",) + LEVELS]
             res["ladder"] = [{"bot": r["bots"][0], "mean_diff": r["mean_diff"],
                               "ci95": r["ci95"]} for r in rows]
             plot_ladder(a.plot, rows, "%s %dp: mean diff per hand vs greedy, %d deals, seed %d"

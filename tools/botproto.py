@@ -56,9 +56,14 @@ class BotFailure(Exception):
         return text
 
 
+def _is_lab(name):
+    from tools.botlab import is_lab
+    return is_lab(name)
+
+
 def is_program(name):
     """Whether a bot name names an outside program rather than a level."""
-    return name not in LEVELS and name not in REFERENCE and (
+    return name not in LEVELS and name not in REFERENCE and not _is_lab(name) and (
         "/" in name or " " in name or name.endswith(".py") or os.path.exists(name))
 
 
@@ -66,6 +71,9 @@ def player(name, game, rng, timeout=DEFAULT_TIMEOUT, seat=None):
     """A bot for ``name``: a built-in level, or an :class:`ExternalBot`."""
     if is_program(name):
         return ExternalBot(name, game, timeout=timeout, seat=seat)
+    if _is_lab(name):  # the desktop-only reference bots (tools/botlab)
+        from tools.botlab import make
+        return make(name, game, rng)
     return make_bot(game, name, rng)
 
 

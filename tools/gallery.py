@@ -83,7 +83,7 @@ SCENES = (
     _s("yedili_hand_end", _Y4, "hand_end", "Pis Yedili: penalties and Muamele (Y-14, Y-15)"),
     _s("yedili_stock_out", _STOCK_OUT, "hand_end"),  # Y-13: a title that fits, a header a column
     _s("pisti_match_end", _MATCH, "match_end", "Match end (P-13)"),
-    _s("rankings", _P2 + ("--target", "101", "--rated", "--keys", "A*125,A,B,DOWN,A"), "rankings",
+    _s("rankings", _P2 + ("--target", "101", "--rated", "--keys", "A*125,B,DOWN,A"), "rankings",
        "Rankings after a rated match (T-2)"),
     _s("leave_rated", _P2 + ("--rated", "--keys", "B,DOWN*4,A"), "confirm",
        "Leaving a rated game names the cost (T-4)"),

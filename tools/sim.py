@@ -19,6 +19,7 @@ Examples::
     python tools/sim.py --headless --start pisti:2:usta --keys "A*3,RIGHT,A" --shot out.png --status
     python tools/sim.py --headless --start pisti:2:usta --seed 7 --keys "A*8" --record run.gif
     python tools/sim.py --start pisti:2:usta --bot 1=tools/examples/example_bot.py
+    python tools/sim.py --headless --drive "unzipped/CircuitPython 10.x" --status   # a bundle, as copied to CIRCUITPY
 
 ``--keys`` is a comma list of ``NAME[:HOLD_MS][*N]`` (``A*3``, ``B:900``
 is a 900 ms long press, ``A+LEFT+A`` a burst: the three taps within one
@@ -68,7 +69,11 @@ def build_parser():
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--headless", action="store_true", help="no screen: virtual time, play --keys, then exit")
     mode.add_argument("--window", action="store_true", help="a pygame window instead of the terminal")
-    p.add_argument("--profile", default="pico", choices=scriptlib.PROFILES, help="board profile (tools/boards/)")
+    p.add_argument("--profile", default=None, choices=scriptlib.PROFILES,
+                   help="board profile (tools/boards/; default pico, or the --drive's PISTI_PROFILE)")
+    p.add_argument("--drive", metavar="DIR",
+                   help="boot a CIRCUITPY folder (an unzipped deploy --zip bundle): its code.py, lib/ and other "
+                   "modules, assets/ and settings.toml instead of this checkout's")
     p.add_argument("--start", metavar="GAME:PLAYERS:LEVEL", help="skip the menus into a new game, e.g. pisti:2:usta")
     p.add_argument("--seed", type=int, help="PISTI_SEED: repeatable bots and shuffles")
     p.add_argument("--lang", choices=("en", "tr"), help="PISTI_LANG")
@@ -118,9 +123,39 @@ def _setting(text):
     return key, value
 
 
+def _drive(opts):
+    """--drive DIR: its code.py and settings.toml; the profile its PISTI_PROFILE names."""
+    drive = os.path.abspath(opts.drive)
+    if opts.code:
+        raise UsageError("--drive and --code both name the firmware; give one")
+    if not os.path.isfile(os.path.join(drive, "code.py")):
+        raise UsageError("--drive %s: no code.py there (give the folder whose contents go onto CIRCUITPY)"
+                         % opts.drive)
+    opts.code = os.path.join(drive, "code.py")
+    settings = os.path.join(drive, "settings.toml")
+    if not os.path.isfile(settings):
+        return
+    opts.settings_file = settings
+    from tools.shims.settings import load_settings  # pylint: disable=import-outside-toplevel
+
+    try:
+        named = load_settings(settings).get("PISTI_PROFILE")
+    except ValueError as exc:
+        raise UsageError("--drive %s: %s" % (opts.drive, exc)) from None
+    named = named.text if named is not None else None
+    if named and named not in scriptlib.PROFILES:
+        raise UsageError("--drive %s: its settings.toml names the profile %r (use --profile %s)"
+                         % (opts.drive, named, " or ".join(scriptlib.PROFILES)))
+    opts.profile = opts.profile or named
+
+
 def parse_args(argv):
     """Parsed and checked options; raises UsageError with one sentence."""
     opts = build_parser().parse_args(argv)
+    opts.settings_file = None
+    if opts.drive:
+        _drive(opts)
+    opts.profile = opts.profile or "pico"
     opts.buttons = scriptlib.profile_buttons(opts.profile)
     opts.steps = scriptlib.parse_keys(opts.keys, opts.buttons, hold_ms=opts.hold)
     if opts.keys is not None and not (opts.headless or opts.window):
@@ -245,7 +280,8 @@ def run(opts, out=None, err=None):
     bot_log = opts.bot_log
     if bot_log is None and opts.bots and not (opts.headless or opts.window):
         bot_log = os.path.join(tempfile.gettempdir(), "pisti-bots-%d.log" % os.getpid())
-    session = Session(profile=opts.profile, code=opts.code, overrides=opts.overrides, nvm_path=opts.nvm,
+    session = Session(profile=opts.profile, code=opts.code, settings_file=getattr(opts, "settings_file", None),
+                      overrides=opts.overrides, nvm_path=opts.nvm,
                       realtime=realtime, getenv_style=opts.getenv_style, max_ms=opts.max_ms,
                       record=bool(opts.record), bots=opts.bots, console=console, log=log,
                       power_cut=opts.power_cut, bot_log=bot_log)

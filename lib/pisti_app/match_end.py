@@ -5,7 +5,9 @@
 =====================
 
 The match end: who won, the totals, the ranking points of a rated match
-(T-2) or that a practice match is not recorded (T-1).
+(T-2) or that a practice match is not recorded (T-1), the hands played,
+and the way on: OK a rematch (the same game, players, levels, target and
+mode), BACK the main menu.
 """
 
 from pisti_app import gfx
@@ -26,7 +28,8 @@ class MatchEnd(_Rows):
         s = app.session
         m = s.match
         self.title.text = t("match_over")
-        self.title_r.text = t("ok_menu")
+        c = self.compact
+        self.title_r.text = t("ok_rematch") if c else ""  # 64 px: the key line at the bottom
         win = m.winners()
         mine = 0 in win  # side 0 (Pişti) or seat 0: the person
         if len(win) > 1 or (s.game == "pisti" and m.totals[0] == m.totals[1]):
@@ -35,7 +38,6 @@ class MatchEnd(_Rows):
             head = t("you_won")
         else:
             head = t("winner_is") % (side_name(s, win[0]) if s.game == "pisti" else seat_name(s, win[0]))
-        c = self.compact
         if c:
             self.cell(0, 1, head)
         else:
@@ -48,12 +50,14 @@ class MatchEnd(_Rows):
             x = 0 if i % 2 == 0 else 66
             self.cell(x, row + i // 2, name)
             self.cell(x + 60, row + i // 2, str(m.totals[i]), True)
-        row = row + (m.sides + 1) // 2 if c else 6
+        row = row + (m.sides + 1) // 2 if c else 5
         if points is None:  # T-1: practice is never recorded
             self.cell(0, row, t("practice_end"))
         else:
             self.cell(0, row, t("rank_points") % (t(s.game), points))
-        self.cell(0, row + 1, t("hands_played") % s.hands_done)
+        n = s.hands_done
+        self.cell(0, row + 1, t("hand_played" if n == 1 else "hands_played") % n)
+        self.cell(0, row + 2, t("keys_rematch"))
         self.draw()
         won = points > 0 if points is not None else mine and len(win) == 1
         app.sound.play("win" if won else "lose", app.now)
@@ -62,5 +66,18 @@ class MatchEnd(_Rows):
     def key(self, code):
         if self.scroll(code):
             return
-        if code == K.OK or code == K.BACK:
+        if code == K.OK:
+            self.app.later(rematch, self.app)
+        elif code == K.BACK or code == K.MENU:
             self.app.end_match()
+
+
+def rematch(app):
+    """The same game again, with the same players, bot levels, target and
+    mode (rated or practice, T-1): called once the match end is gone
+    (``app.later``); a rated one is numbered anew (T-2 counted the last)."""
+    s = app.session
+    args = (s.game, s.players, list(s.levels), s.match.target, s.rated)
+    app.release()
+    app.forget("pisti_app.match_end", "pisti_app.results")
+    app.start_game(*args)

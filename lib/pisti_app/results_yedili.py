@@ -6,8 +6,8 @@
 
 The Pis Yedili rows of the end-of-hand breakdown
 (:class:`pisti_app.results.HandEnd`): per seat the hand's penalty
-(multiplied, Y-14), the Muamele points (Y-15) and the total, then the
-Muamele cards.
+(multiplied, Y-14), the Muamele points (Y-15) and the total, then what
+the "Mu" header means with the Muamele cards (a second line indented).
 """
 
 from pisti_app.names import card_text, seat_name
@@ -47,13 +47,20 @@ def fill(self, h):
             mu_text.append("%s %s" % (seat_name(s, seat),
                                       " ".join([card_text(c) for c in h.muamele[seat]])))
     row = s.players + 2
-    if mu_text:
-        from pisti_app.wrap import wrap
-        for line in wrap(t("muamele") + ": " + ", ".join(mu_text)):
-            if row > 7 and not self.compact:
-                break
-            self.cell(0, row, line)
-            row += 1
+    # "Mu = Muamele", then the cards picked; a line past the first is
+    # indented two cells under it.
+    from pisti_app.wrap import wrap
+    text = t("r_mu_legend") + (": " + ", ".join(mu_text) if mu_text else "")
+    lines = wrap(text)
+    if len(lines) > 1:
+        lines = lines[:1] + wrap(" ".join(lines[1:]), 23)
+    x = 0
+    for line in lines:
+        if row > 7 and not self.compact:
+            break
+        self.cell(x, row, line)
+        row += 1
+        x = 10
     # The title keeps a character cell clear of the prompt on its right (and
     # of the scroll arrows at 32 px); too long, it is the outcome alone.
     title = "%s: %s" % (t("hand_n") % self.hand_no, head)

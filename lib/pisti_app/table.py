@@ -272,6 +272,8 @@ class TableBase(Screen):
             if self.app.bots[seat] is None:
                 return
             plan = self.plan(None)
+            if not plan:
+                return  # a remote seat (link play) waits for the other console
             self.app.saves.add(plan)  # T-6: saved before it is shown
             a = plan[0]
             self.queue = list(plan[1:])
@@ -299,6 +301,8 @@ class TableBase(Screen):
             if log:
                 t0 = supervisor.ticks_ms()
             a = bot.choose(c.observe(seat, m.totals, m.target))
+            if a is None:
+                break  # a remote seat: the other console has not decided yet (link play)
             if log:
                 lv = "outside" if seat in self.app.outside_bots else self.s.levels[seat]
                 print("bot %d %s %d" % (seat, lv, ticks_diff(supervisor.ticks_ms(), t0)))

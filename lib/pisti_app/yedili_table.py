@@ -8,7 +8,8 @@ The Pis Yedili table (Y-1 .. Y-15) at 128x64: the top card, the suit named
 after a Jack, the pending draw after sevens, the stock, each opponent's
 count (inverted with '!' at one card), a message line, and the person's
 hand sorted by suit, eight cards at a time with arrows when there are
-more; cards drawn since the person's last play are marked (a filled
+more (and, right of the stock, how many cards the hand holds: "17▶");
+cards drawn since the person's last play are marked (a filled
 bottom-right corner). UP focuses the Draw / Pass button (also reached past
 the last card), offered only when legal (no Draw beside a card to play in
 the opening or after an Ace, Y-3, Y-9), a Jack opens the suit picker, and
@@ -76,6 +77,7 @@ class YediliTable(TableBase):
                 self.cards.append(c)
             self.larrow = gfx.label("small", "", 0, 50)
             self.rarrow = gfx.label("small", "", 123, 50)
+        self.held = None  # 64 px: the count of a hand past 8 cards, made when first needed
         self.action_inv = False
         g.append(self.larrow)
         g.append(self.rarrow)
@@ -217,8 +219,23 @@ class YediliTable(TableBase):
             else:
                 spr.show(sprites.NONE)
             spr.select(show_cursor and k == self.cursor and k < n)
+        more = self.first + slots < n
         _set(self.larrow, "\u25c0" if self.first > 0 else "")
-        _set(self.rarrow, "\u25b6" if self.first + slots < n else "")
+        _set(self.rarrow, "\u25b6" if more else "")
+        text = "" if pick or n <= slots or self.compact else ("%d\u25b6" % n if more else "%d" % n)
+        if text or self.held is not None:  # 64 px: how many cards, when they do not all show
+            self.show_held(text)
+
+    def show_held(self, text):
+        """64 px: ``text`` right of the stock (how many cards the hand holds);
+        its label is made the first time, under the suit picker."""
+        lbl = self.held
+        if lbl is None:
+            lbl = self.held = gfx.label("small", "", 127, 26, anchor=(1.0, 0.0))
+            p = self.picker
+            self.group.insert(p.at, lbl)
+            p.at += 1
+        _set(lbl, text)
 
     def key(self, code):
         f = self.focus

@@ -145,8 +145,14 @@ def write(args: argparse.Namespace, stage: Callable, profiles: list[str], boards
                 size = sum(p.stat().st_size for p in files)
                 target = outdir / f"{top}.zip"
                 if not args.dry_run:
-                    outdir.mkdir(parents=True, exist_ok=True)
-                    _zip(drive.parent, target)
+                    try:
+                        outdir.mkdir(parents=True, exist_ok=True)
+                        _zip(drive.parent, target)
+                    except OSError as exc:
+                        done = ", ".join(p.name for p in written)
+                        raise DeployError(f"cannot write {target}: {exc.strerror or exc}"
+                                          + (f"; the bundles written before it are complete ({done})"
+                                             if written else "")) from None
                     written.append(target)
                 shown = f"{target.stat().st_size / 1024:.0f} KB" if not args.dry_run else "not written"
                 out(f"  {verb} {target.name}: {len(files)} files, {size / 1024:.0f} KB on CIRCUITPY "

@@ -460,7 +460,7 @@ async function playMode(item) {
         menuTag = item.mode + ">";
         out({ ev: "match", mode: item.mode, totals: st.totals, ticks });
       }
-      tap("A");
+      tap("B"); // the main menu (A would be a rematch)
       idle(20);
     } else if (s === "confirm") {
       tap("A");

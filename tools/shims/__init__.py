@@ -8,6 +8,7 @@ profile in ``tools/boards/<profile>.toml``) and patches, in this process::
     board            Blinka's OS-agnostic mock board, its pins replaced by the
                      real board's names (board.GP4, board.D9, ...)
     busio.I2C        tools.shims.i2c.FakeI2C, wired to an SSD1306 emulator
+    busio.UART       tools.shims.uart.UART (an end of a virtual cable, uart.plug)
     keypad           tools.shims.keypad (thread-free, scripted by rig.keys)
     supervisor       tools.shims.supervisor (ticks_ms from rig.clock)
     microcontroller  Blinka's, plus .nvm (tools.shims.nvm.FlashNvm)
@@ -387,6 +388,8 @@ def install(
     try:
         _patch_board(rig, board, board_id, pins)
         rig._set_attr(busio, "I2C", FakeI2C)  # pylint: disable=protected-access
+        from .uart import UART  # pylint: disable=import-outside-toplevel
+        rig._set_attr(busio, "UART", UART)  # pylint: disable=protected-access  # link play's cable (uart.plug)
         rig._set_attr(pwmio, "PWMOut", FakePWMOut)  # pylint: disable=protected-access
         rig._set_attr(microcontroller, "nvm", nvm)  # pylint: disable=protected-access
         rig._set_module("keypad", keypad_mod)  # pylint: disable=protected-access

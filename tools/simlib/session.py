@@ -95,13 +95,15 @@ class Console:
         return self.lines[-1] if self.lines else ""
 
 
-def settings_text(profile, overrides):
-    """The profile's settings.toml with ``overrides`` ({KEY: str|int}) first.
+def settings_text(profile, overrides, settings_file=None):
+    """The profile's settings.toml (or ``settings_file``, a drive's) with
+    ``overrides`` ({KEY: str|int}) first.
 
     CircuitPython's getenv takes the first occurrence of a key, so the
     overrides go on top.
     """
-    lines = ["# Written by tools/sim.py: boot overrides, then the %s profile." % profile]
+    base = "the %s profile" % profile if settings_file is None else str(settings_file)
+    lines = ["# Written by tools/sim.py: boot overrides, then %s." % base]
     for key in sorted(overrides):
         value = overrides[key]
         if isinstance(value, bool):
@@ -110,7 +112,7 @@ def settings_text(profile, overrides):
             lines.append("%s = %d" % (key, value))
         else:
             lines.append("%s = %s" % (key, json.dumps(str(value), ensure_ascii=True)))
-    profile_text = (BOARDS_DIR / ("%s.toml" % profile)).read_text(encoding="utf-8")
+    profile_text = Path(settings_file or BOARDS_DIR / ("%s.toml" % profile)).read_text(encoding="utf-8")
     return "\n".join(lines) + "\n" + profile_text
 
 
@@ -143,12 +145,22 @@ class Session:
     """
 
     # pylint: disable=too-many-arguments
-    def __init__(self, *, profile="pico", code=None, overrides=None, nvm_path=None, realtime=False,
+    def __init__(self, *, profile="pico", code=None, settings_file=None, overrides=None, nvm_path=None, realtime=False,
                  getenv_style="int", max_ms=None, record=False, bots=None, console=None, log=None,
                  power_cut=None, bot_log=None):
         self.profile = profile
         self.code = Path(code) if code else ROOT / "code.py"
         self.code_dir = self.code.resolve().parent
+        self.settings_file = settings_file  # a drive's settings.toml (--drive), else the profile's
+        # Booted from a drive (not this checkout): every module the drive holds is the drive's,
+        # even one the desktop tools imported already (pisti_core, the display driver).
+        self._drive_modules = set()
+        if self.code_dir != ROOT.resolve():
+            for folder in (self.code_dir, self.code_dir / "lib"):
+                for entry in folder.iterdir() if folder.is_dir() else ():
+                    if entry.is_dir() or entry.suffix in (".py", ".mpy"):
+                        self._drive_modules.add(entry.name.split(".", 1)[0])
+            self._drive_modules.discard("code")
         self.overrides = dict(overrides or {})
         self.nvm_path = nvm_path
         self.realtime = realtime
@@ -181,7 +193,7 @@ class Session:
         self._tmp = tempfile.mkdtemp(prefix="pisti-sim-")
         settings_path = os.path.join(self._tmp, "settings.toml")
         with open(settings_path, "w", encoding="utf-8") as handle:
-            handle.write(settings_text(self.profile, self.overrides))
+            handle.write(settings_text(self.profile, self.overrides, self.settings_file))
         try:
             self.rig = shims.install(self.profile, settings_path=settings_path, nvm_path=self.nvm_path,
                                      realtime=self.realtime, getenv_style=self.getenv_style)
@@ -241,6 +253,8 @@ class Session:
     def _is_device(self, name, module):
         """Whether ``module`` is device-side code from lib/ (pisti_app and friends)."""
         if name == "pisti_app" or name.startswith("pisti_app."):
+            return True
+        if name.split(".", 1)[0] in self._drive_modules:
             return True
         where = getattr(module, "__file__", None) or ""
         return where.startswith(str(self.code_dir / "lib") + os.sep)

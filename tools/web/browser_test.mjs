@@ -46,7 +46,7 @@ async function snapshot(page) {
     status: await pisti.status(), firstFrameMs: pisti.firstFrameMs,
     bootMs: pisti.bootMs, ticks: pisti.ticks, scriptTicks: pisti.scriptTicks, scriptMs: pisti.scriptMs,
     live: pisti.heap.live, peak: pisti.heap.peak, cap: pisti.heap.cap, lastMem: pisti.heap.lastMem,
-    lines: pisti.lines.slice(-20), workers: pisti.workers,
+    lines: pisti.lines.slice(-20), workers: pisti.workers, retries: pisti.heap.retries,
   }));
 }
 
@@ -116,7 +116,7 @@ try {
   // 5. the crash probe: every query from empty saves, to its end (done, an error, the notice)
   if (plan.loads) {
     out.loads = [];
-    for (const query of plan.loads) {
+    const one = async (query) => {
       const context = await browser.newContext();
       const t = Date.now();
       const { page, errors } = await open(context, query);
@@ -126,17 +126,29 @@ try {
                     undefined, plan.loadTimeout || 60000);
         end = await page.evaluate(async () => ({
           state: pisti.state, error: pisti.error, status: await pisti.status(), boots: pisti.boots,
-          workers: pisti.workers, ticks: pisti.ticks, bootMs: pisti.bootMs, scriptMs: pisti.scriptMs }));
+          workers: pisti.workers, ticks: pisti.ticks, bootMs: pisti.bootMs, scriptMs: pisti.scriptMs,
+          retries: pisti.heap.retries, peak: pisti.heap.peak }));
       } catch (e) {
         end = { state: "timeout", error: String(e).split("\n")[0] };
       }
       end.query = query;
       end.errors = errors;
       end.seconds = (Date.now() - t) / 1000;
-      out.loads.push(end);
-      if (plan.verbose) process.stderr.write(end.state + " " + end.seconds + " s (boot " + end.bootMs + " ms, " + end.workers + " workers, " + end.ticks + " ticks in " + end.scriptMs + " ms) " + query + "\n");
+      if (plan.verbose) process.stderr.write(end.state + " " + end.seconds + " s (boot " + end.bootMs + " ms, " +
+        end.ticks + " ticks in " + end.scriptMs + " ms, " + end.retries + " retries, peak " + end.peak + ", " +
+        end.workers + " workers) " + query + "\n");
       await context.close();
-    }
+      return end;
+    };
+    // `parallel` pages at a time (each VM in its own worker thread)
+    let next = 0;
+    const lane = async () => {
+      while (next < plan.loads.length) {
+        const i = next++;
+        out.loads[i] = await one(plan.loads[i]);
+      }
+    };
+    await Promise.all(Array.from({ length: plan.parallel || 1 }, lane));
     note("loads");
   }
   // 6. a VM stuck inside WebAssembly: the watchdog stops it and says so

@@ -4,7 +4,7 @@
 """The browser page's crash probe: every documented start mode on both
 profiles, from empty saves, with varied seeds, in headless Chromium.
 
-    python tools/web/probe.py [--rounds N] [--site DIR] [--keep]
+    python tools/web/probe.py [--rounds N] [--seed N] [--parallel N] [--site DIR] [-v]
 
 One round loads each of pisti:2, pisti:4, yedili:2, yedili:3, yedili:4 at
 each bot level (acemi, kalfa, usta) on the Pico profile and with
@@ -97,6 +97,7 @@ def main(argv=None):
     p.add_argument("--rounds", type=int, default=2, help="rounds of 30 loads (default 2)")
     p.add_argument("--seed", type=int, default=1, help="the first seed (default 1)")
     p.add_argument("--site", help="a page already built (tools/web/build.py DIR); default: build one")
+    p.add_argument("--parallel", type=int, default=1, help="pages at a time (default 1)")
     p.add_argument("-v", "--verbose", action="store_true", help="one line a load as it ends")
     a = p.parse_args(argv)
     if a.rounds < 1:
@@ -108,7 +109,7 @@ def main(argv=None):
             subprocess.run([sys.executable, os.path.join(HERE, "build.py"), site], check=True, cwd=ROOT,
                            stdout=subprocess.DEVNULL)
         t0 = time.monotonic()
-        result = run_loads(site, queries(a.rounds, a.seed), tmp, a.verbose)
+        result = run_loads(site, queries(a.rounds, a.seed), tmp, a.verbose, {"parallel": max(1, a.parallel)})
     if result["errors"]:
         print("probe: the browser run failed: %s" % result["errors"][0], file=sys.stderr)
         return 1

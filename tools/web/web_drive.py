@@ -64,15 +64,11 @@ def boot(reloaded=False):
     goes)."""
     global app, _disp, _seen, _go, _boot_err
     _go = None
-    App = None
     try:
         if reloaded:
             supervisor.runtime.run_reason = supervisor.RunReason.SUPERVISOR_RELOAD
         import pisti_app
         pisti_app.run = _run
-        from pisti_app.app import App
-        App.start_game = _later_start
-        App.continue_game = _later_continue
         with open("/code.py") as f:
             src = f.read()
         exec(compile(src, "code.py", "exec"), {"__name__": "__main__", "__file__": "/code.py"})
@@ -87,7 +83,9 @@ def boot(reloaded=False):
             _boot_err = e
         return _d._fail(e)  # -2: out of memory (the page tries again, imports split off)
     finally:
+        App = sys.modules.get("pisti_app.app")
         if App is not None:  # GameFlow's again
+            App = App.App
             from pisti_app.games import GameFlow
             App.start_game = GameFlow.start_game
             App.continue_game = GameFlow.continue_game
@@ -146,7 +144,11 @@ def _start(go, pending):
 
 
 def _run():
+    # code.py's pisti_app.run(): the boot, with the game it goes into left for start()
     import pisti_app
+    from pisti_app.app import App
+    App.start_game = _later_start
+    App.continue_game = _later_continue
     pisti_app.boot(pisti_app._reloaded())
 
 

@@ -1,0 +1,148 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.remote`
+==================
+
+Link play on the app's side (RULES.md L-1 .. L-9), loaded only for a link
+game (and forgotten after it):
+
+* :func:`open_uart` -- the cable's UART from settings.toml
+  (``PISTI_LINK_TX``, ``PISTI_LINK_RX``, ``PISTI_LINK_BAUD``; the board
+  profiles name them), ``busio.UART(..., timeout=0)``;
+* :class:`RemoteSeat` -- takes a seat the way a bot does (``app.seat_bot``):
+  ``choose(obs)`` gives the action the other console decided at that ply,
+  or None while it has not come (the table then waits, as for the person);
+* :class:`LinkPlay` -- the bridge between the app's hand and the link's
+  :class:`pisti_core.linkgame.Lockstep`: what this console decided (its
+  person, and on the host the bots) goes out, what the other decided comes
+  in through the remote seats.
+"""
+
+from pisti_core import linkgame as G
+from pisti_core import linkproto as P
+
+BAUD = 115200
+_BUFFER = 256  # busio.UART's receive buffer: a tick's worth of the line at full rate
+
+
+def open_uart(getenv=None, board=None, busio=None):
+    """``busio.UART`` on the pins settings.toml names (defaults: GP0/GP1 on a
+    Pico, TX/RX elsewhere), or ValueError with one clear sentence naming the
+    setting that is wrong."""
+    if getenv is None:
+        import os
+        getenv = os.getenv
+    if board is None:
+        import board
+    if busio is None:
+        import busio
+    gp = hasattr(board, "GP0")
+    names = []
+    for key, default in (("PISTI_LINK_TX", "GP0" if gp else "TX"), ("PISTI_LINK_RX", "GP1" if gp else "RX")):
+        v = getenv(key)
+        name = default if v is None or v == "" else str(v)
+        if getattr(board, name, None) is None:
+            raise ValueError("settings.toml: %s = %r is not a pin of this board" % (key, name))
+        names.append(name)
+    if names[0] == names[1]:
+        raise ValueError("settings.toml: PISTI_LINK_TX and PISTI_LINK_RX are both %s" % names[0])
+    baud = getenv("PISTI_LINK_BAUD")
+    if baud is None or baud == "":
+        baud = BAUD
+    try:
+        baud = int(baud)
+    except ValueError:
+        baud = 0
+    if not 9600 <= baud <= 1000000:
+        raise ValueError("settings.toml: PISTI_LINK_BAUD must be 9600 to 1000000, not %r" % (getenv("PISTI_LINK_BAUD"),))
+    return busio.UART(getattr(board, names[0]), getattr(board, names[1]), baudrate=baud, timeout=0,
+                      receiver_buffer_size=_BUFFER)
+
+
+class RemoteSeat:
+    """A seat decided on the other console (or, on the guest, by the host's
+    bots), as a bot object: ``choose(obs)``."""
+
+    def __init__(self, link):
+        self.link = link
+
+    def choose(self, obs):
+        """The action taken at ``obs.ply`` by the other console; None while it
+        has not arrived (the table waits)."""
+        return self.link.remote_action(obs.ply)
+
+
+class LinkPlay:
+    """``LinkPlay(lockstep)``: call :meth:`tick` every app tick with the
+    app's hand in play and the actions the table has decided but not shown
+    (its queue)."""
+
+    def __init__(self, lockstep):
+        self.lock = lockstep
+        self.seat = RemoteSeat(self)
+
+    def remote_seats(self):
+        """Local seats the remote seat takes (every seat this console does
+        not decide, L-4)."""
+        s = self.lock.setup
+        return [i for i in range(s.players) if not self.lock.mine(i)]
+
+    def remote_action(self, ply):
+        """The link's action at ``ply`` of the hand in play, or None."""
+        lk = self.lock
+        if lk.phase != G.PLAY:
+            return None
+        acts = lk.match.hand.actions
+        return acts[ply] if ply < len(acts) else None
+
+    def tick(self, now, hand, queued=b""):
+        """Run the link; send what this console decided since the last tick:
+        the actions of ``hand`` (the app's) and ``queued`` beyond the link's."""
+        lk = self.lock
+        lk.poll(now)
+        if lk.phase != G.PLAY or hand is None:
+            return
+        mine = lk.match.hand
+        if bytes(mine.deck) != bytes(hand.deck):
+            return  # another hand (the app is behind or ahead by a deal)
+        n = len(mine.actions)
+        total = len(hand.actions) + len(queued)
+        while n < total and lk.to_act() >= 0:
+            i = n
+            a = hand.actions[i] if i < len(hand.actions) else queued[i - len(hand.actions)]
+            lk.act(a)
+            if lk.phase != G.PLAY:
+                break
+            n = len(lk.match.hand.actions)
+
+    def deck(self, hands_done):
+        """The deck of hand ``hands_done`` once the link has dealt it, else None."""
+        lk = self.lock
+        if lk.match is None or lk.hands_done != hands_done or lk.match.hand is None:
+            return None
+        return bytes(lk.match.hand.deck)
+
+    def status(self, now):
+        """A word for the screens: 'ok', 'waiting' (L-7), 'gone' (L-8),
+        'failed', 'over'."""
+        lk = self.lock
+        if lk.phase == G.FAILED:
+            return "failed"
+        if lk.phase == G.OVER:
+            return "over"
+        if lk.gone(now):
+            return "gone"
+        if lk.lost(now):
+            return "waiting"
+        return "ok"
+
+
+def host(port, firmware, now, setup, levels):
+    """The host's link (L-2: it offers ``setup`` when the guest says hello)."""
+    return LinkPlay(G.Lockstep(port, P.HOST, firmware, now, setup, levels))
+
+
+def guest(port, firmware, now, levels):
+    """The guest's link (it answers the offer: ``link.lock.answer(True)``)."""
+    return LinkPlay(G.Lockstep(port, P.GUEST, firmware, now, None, levels))

@@ -1,0 +1,252 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_core.linkproto`
+======================
+
+What two linked consoles say (RULES.md L-1 .. L-9), as bytes:
+
+* the hello (L-1): protocol and firmware versions, role, nonce, and the
+  position of the game held (hands done, ply, digest); another protocol
+  version is a :class:`LinkVersionError`;
+* the host's offer (L-2): game, players, target, rated, the guest's seat,
+  the bots' levels, the move timer;
+* the commit-reveal deal (L-3): SHA-256 commitments, and the shuffle drawn
+  from a SHA-256 stream over both consoles' bytes;
+* the game's record in the host's numbering and its digest (L-5, L-9).
+
+A console numbers seats from its own person (seat 0); ``rot`` is that
+person's seat in the host's numbering (0 on the host), so host seat ``j`` is
+local seat ``(j - rot) % players``.
+"""
+
+import binascii
+
+import hashlib
+
+from pisti_core.match import Match, decks_for, deal_deck
+
+PROTOCOL = 1
+HOST = 0
+GUEST = 1
+_MAGIC = b"PS"
+_REC = 1  # record layout version
+NO_PLY = 0xFFFF  # the position of a hand not dealt yet
+
+
+class LinkError(Exception):
+    """A link that cannot go on: ``key`` names the reason for the screens
+    ('version', 'role', 'garbled', 'deal', 'record'); the text says it in
+    English."""
+
+    def __init__(self, key, text):
+        Exception.__init__(self, text)
+        self.key = key
+        self.text = text
+
+
+class LinkVersionError(LinkError):
+    """The other console speaks another protocol version (L-1)."""
+
+    def __init__(self, mine, theirs, firmware):
+        LinkError.__init__(self, "version", "the other console runs link protocol %d (firmware %s); this one %d"
+                           % (theirs, firmware, mine))
+        self.mine = mine
+        self.theirs = theirs
+        self.firmware = firmware
+
+
+def sha256(data):
+    """SHA-256 of ``data`` (hashlib.sha256 on MicroPython and CPython,
+    ``hashlib.new('sha256', ...)`` on CircuitPython)."""
+    if hasattr(hashlib, "sha256"):
+        return hashlib.sha256(data).digest()
+    return hashlib.new("sha256", data).digest()
+
+
+# -- hello (L-1) ---------------------------------------------------------------
+def hello(role, firmware, nonce, pos=None):
+    """The hello payload; ``pos`` is ``(hands_done, ply, digest)`` of the game
+    held, or None."""
+    fw = firmware.encode() if isinstance(firmware, str) else bytes(firmware)
+    out = bytearray(_MAGIC)
+    out.append(PROTOCOL)
+    out.append(role)
+    out.extend(nonce[:8])
+    if pos is None:
+        out.append(0)
+        out.extend(bytes(8))
+    else:
+        hd, ply, dg = pos
+        out.append(1)
+        out.extend(bytes((hd >> 8 & 255, hd & 255, ply >> 8 & 255, ply & 255)))
+        out.extend(bytes((dg >> 24 & 255, dg >> 16 & 255, dg >> 8 & 255, dg & 255)))
+    out.append(len(fw[:24]))
+    out.extend(fw[:24])
+    return bytes(out)
+
+
+def parse_hello(p):
+    """``(role, firmware, nonce, pos)`` from a hello payload; LinkVersionError
+    for another protocol version, LinkError for anything that is not a hello."""
+    if len(p) < 3 or p[0:2] != _MAGIC:
+        raise LinkError("garbled", "the other end does not speak the pisti link")
+    fw_at = 21
+    firmware = "?"
+    if len(p) > fw_at and len(p) >= fw_at + 1 + p[fw_at]:
+        firmware = str(p[fw_at + 1:fw_at + 1 + p[fw_at]], "utf-8")
+    if p[2] != PROTOCOL:
+        raise LinkVersionError(PROTOCOL, p[2], firmware)
+    if len(p) < fw_at + 1 or p[3] not in (HOST, GUEST):
+        raise LinkError("garbled", "a malformed hello from the other console")
+    pos = None
+    if p[12]:
+        pos = (p[13] << 8 | p[14], p[15] << 8 | p[16], p[17] << 24 | p[18] << 16 | p[19] << 8 | p[20])
+    return p[3], firmware, bytes(p[4:12]), pos
+
+
+# -- the host's offer (L-2) ----------------------------------------------------------
+class Setup:
+    """The host's choice: ``Setup(game, players, target, rated, guest_seat,
+    levels, timer)``; ``levels[seat]`` in the host's numbering, None for a
+    person (the host's seat 0 and ``guest_seat``)."""
+
+    def __init__(self, game, players, target, rated, guest_seat, levels, timer=60):
+        Match(game, players, target, 0)  # the same checks as a match (P-1, P-2, Y-1)
+        if not 0 < guest_seat < players:
+            raise ValueError("the guest sits at seat 1..%d, not %r" % (players - 1, guest_seat))
+        if len(levels) != players:
+            raise ValueError("one level per seat: %d seats, %d levels" % (players, len(levels)))
+        for s in range(players):
+            if (levels[s] is None) != (s == 0 or s == guest_seat):
+                raise ValueError("seat %d: the people sit at 0 and %d, bots elsewhere" % (s, guest_seat))
+        self.game = game
+        self.players = players
+        self.target = Match(game, players, target, 0).target
+        self.rated = bool(rated)
+        self.guest_seat = guest_seat
+        self.levels = tuple(levels)
+        self.timer = timer
+
+    def to_bytes(self, level_names):
+        """The offer's payload; ``level_names`` numbers the levels."""
+        out = bytearray((1 if self.game == "yedili" else 0, self.players, self.target & 255,
+                         self.target >> 8, 1 if self.rated else 0, self.guest_seat,
+                         self.timer >> 8 & 255, self.timer & 255))
+        for lv in self.levels:
+            out.append(255 if lv is None else level_names.index(lv))
+        return bytes(out)
+
+    @classmethod
+    def from_bytes(cls, p, level_names):
+        """The Setup an offer carries; LinkError if it is not one."""
+        try:
+            levels = [None if b == 255 else level_names[b] for b in p[8:]]
+            return cls("yedili" if p[0] else "pisti", p[1], p[2] | p[3] << 8, p[4], p[5], levels,
+                       p[6] << 8 | p[7])
+        except (ValueError, IndexError) as e:
+            raise LinkError("garbled", "the host's offer is not one this console can play: %s" % (e,))
+
+
+# -- the deal (L-3) --------------------------------------------------------------
+def commitment(secret):
+    """What a console sends before its bytes: SHA-256 of them."""
+    return sha256(b"pisti-deal" + bytes(secret))
+
+
+class Stream:
+    """Uniform draws from SHA-256 in counter mode over ``seed``."""
+
+    def __init__(self, seed):
+        self.seed = bytes(seed)
+        self.n = 0
+        self.buf = b""
+        self.at = 0
+
+    def byte(self):
+        """The next byte of the stream."""
+        if self.at >= len(self.buf):
+            self.buf = sha256(self.seed + bytes((self.n >> 8 & 255, self.n & 255)))
+            self.n += 1
+            self.at = 0
+        b = self.buf[self.at]
+        self.at += 1
+        return b
+
+    def below(self, n):
+        """A uniform int in ``0 .. n-1`` (rejection sampling, no bias)."""
+        if n <= 1:
+            return 0
+        limit = 65536 - 65536 % n
+        while True:
+            v = self.byte() << 8 | self.byte()
+            if v < limit:
+                return v % n
+
+
+def shared_deal(game, players, host_bytes, guest_bytes, hand_no):
+    """``(first_dealer, deck)`` in the host's numbering, drawn from both
+    consoles' bytes (L-3); the dealer counts for the first hand only."""
+    s = Stream(bytes(host_bytes) + bytes(guest_bytes) + bytes((hand_no >> 8 & 255, hand_no & 255)))
+    dealer = s.below(players)
+    return dealer, deal_deck(game, players, s.below)
+
+
+# -- the record and its digest (L-5, L-9) ----------------------------------------------
+def record(m, hands_done, rot):
+    """The game ``m`` (a Match in local numbering) as bytes in the host's
+    numbering: layout, game, players, target (2), first dealer, hands done
+    (2), dealer, 1 if the match is over, totals per side (2 each), then the
+    hand's deck and actions (nothing when no hand is dealt)."""
+    n = m.players
+    out = bytearray((_REC, 1 if m.game == "yedili" else 0, n, m.target & 255, m.target >> 8,
+                     (m.first_dealer + rot) % n, hands_done >> 8 & 255, hands_done & 255,
+                     (m.dealer + rot) % n, 1 if m.over else 0))
+    sides = m.sides
+    for j in range(sides):
+        v = m.totals[(j + rot) & 1 if m.game == "pisti" else (j - rot) % n]
+        v &= 0xFFFF
+        out.append(v >> 8)
+        out.append(v & 255)
+    h = m.hand
+    if h is not None:
+        out.extend(h.deck)
+        out.extend(h.actions)
+    return bytes(out)
+
+
+def digest(m, hands_done, rot):
+    """CRC-32 of :func:`record` (L-5)."""
+    return binascii.crc32(record(m, hands_done, rot)) & 0xFFFFFFFF
+
+
+def load(data, rot):
+    """``(match, hands_done)`` from a :func:`record`, in local numbering, every
+    action checked; LinkError if it is not a game that replays."""
+    try:
+        if data[0] != _REC:
+            raise ValueError("record layout %d" % data[0])
+        game = "yedili" if data[1] else "pisti"
+        n = data[2]
+        m = Match(game, n, data[3] | data[4] << 8, (data[5] - rot) % n)
+        hd = data[6] << 8 | data[7]
+        m.dealer = (data[8] - rot) % n
+        m.over = data[9] == 1
+        at = 10
+        for j in range(m.sides):
+            v = data[at] << 8 | data[at + 1]
+            at += 2
+            if v >= 0x8000:
+                v -= 0x10000
+            local = (j + rot) & 1 if game == "pisti" else (j - rot) % n
+            m.totals[local] = v
+        size = 52 * (decks_for(n) if game == "yedili" else 1)
+        if len(data) > at:
+            h = m.deal(data[at:at + size])
+            for a in data[at + size:]:
+                if h.over or not h.is_legal(a):
+                    raise ValueError("action %d is not legal at ply %d" % (a, h.ply))
+                h.play(a)
+        return m, hd
+    except (ValueError, IndexError) as e:
+        raise LinkError("record", "the other console's record does not replay: %s" % (e,))

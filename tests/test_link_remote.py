@@ -1,0 +1,152 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""Link play in the app (lib/pisti_app/remote.py): the cable's UART from
+settings.toml and the board profiles, and the remote seat, which takes a
+seat the way a bot does (``app.seat_bot``) -- a real app hosting a link hand
+against a guest console over tools/shims/uart.py's virtual cable."""
+
+import random
+import time
+
+import pytest
+
+from pisti_core import linkgame as G
+from pisti_core import linkproto as P
+from pisti_core.match import Match
+from tools.shims.uart import Cable
+from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
+from test_table_modes import quick_gc  # noqa: F401  pylint: disable=unused-import
+
+LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
+
+
+class FakeBoard:
+    GP0 = "gp0"
+    GP1 = "gp1"
+    GP4 = "gp4"
+
+
+class FakeBusio:
+    made = []
+
+    @staticmethod
+    def UART(tx, rx, **kw):  # pylint: disable=invalid-name
+        FakeBusio.made.append((tx, rx, kw))
+        return "uart"
+
+
+def test_L6_the_cable_uart_comes_from_the_settings_with_the_profile_defaults():
+    from pisti_app import remote
+    FakeBusio.made = []
+    env = {}
+    assert remote.open_uart(env.get, FakeBoard, FakeBusio) == "uart"
+    assert FakeBusio.made[-1] == ("gp0", "gp1", {"baudrate": 115200, "timeout": 0, "receiver_buffer_size": 256})
+    env = {"PISTI_LINK_TX": "GP4", "PISTI_LINK_RX": "GP1", "PISTI_LINK_BAUD": 57600}
+    remote.open_uart(env.get, FakeBoard, FakeBusio)
+    assert FakeBusio.made[-1][0:2] == ("gp4", "gp1") and FakeBusio.made[-1][2]["baudrate"] == 57600
+    n = len(FakeBusio.made)
+    for env, words in (({"PISTI_LINK_TX": "GP99"}, "PISTI_LINK_TX = 'GP99' is not a pin"),
+                       ({"PISTI_LINK_TX": "GP1"}, "both GP1"),
+                       ({"PISTI_LINK_BAUD": 5}, "PISTI_LINK_BAUD must be 9600 to 1000000")):
+        with pytest.raises(ValueError, match=words):
+            remote.open_uart(env.get, FakeBoard, FakeBusio)
+    assert len(FakeBusio.made) == n  # a bad setting claims no pin
+
+
+def test_L6_both_profiles_name_the_link_pins():
+    from tools.wiring import load_profile
+    from tools.shims import ROOT
+    for name, tx, rx in (("pico", "GP0", "GP1"), ("featherwing", "TX", "RX")):
+        text = (ROOT / "tools" / "boards" / (name + ".toml")).read_text()
+        assert 'PISTI_LINK_TX = "%s"' % tx in text and 'PISTI_LINK_RX = "%s"' % rx in text
+        assert "PISTI_LINK_BAUD = 115200" in text
+        load_profile(ROOT / "tools" / "boards" / (name + ".toml"))
+
+
+def test_L4_the_remote_seat_waits_then_gives_the_other_console_action():
+    from pisti_app.remote import LinkPlay
+
+    class Obs:
+        ply = 0
+
+    clock = [0]
+    cable = Cable(lambda: clock[0])
+    s = P.Setup("pisti", 2, 101, False, 1, [None, None])
+    host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS))
+    guest = LinkPlay(G.Lockstep(cable.b, P.GUEST, "t", 0, None, LEVELS))
+    assert host.seat.choose(Obs) is None  # nothing dealt: the seat waits
+    for _ in range(200):
+        clock[0] += 10
+        host.tick(clock[0], None)
+        guest.tick(clock[0], None)
+        if guest.lock.phase == G.OFFERED:
+            guest.lock.answer(True)
+    assert host.remote_seats() == [1] and guest.remote_seats() == [1]
+    assert host.lock.phase == G.PLAY and host.deck(0) == guest.deck(0)
+    lk = host.lock if host.lock.to_act() >= 0 else guest.lock
+    other = guest if lk is host.lock else host
+    Obs.ply = 0
+    assert other.seat.choose(Obs) is None
+    a = lk.match.hand.legal()[0]
+    lk.act(a)
+    for _ in range(30):
+        clock[0] += 10
+        host.tick(clock[0], None)
+        guest.tick(clock[0], None)
+    assert other.seat.choose(Obs) == a
+
+
+def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(device, quick_gc):  # noqa: F811
+    """The real app at the table, host of a Pişti 2p practice hand: seat 1
+    is the remote seat (``app.seat_bot``); the guest is a console whose
+    person plays random cards. Both finish the hand with the same record."""
+    from pisti_app.remote import LinkPlay
+    from pisti_app.session import GameSession
+    d = device()
+    d.first_frame()
+    clock = lambda: d.rig.clock.ticks_ms()  # noqa: E731  # wraps at 2**29, 65 s after boot
+    cable = Cable(lambda: d.rig.clock.now_ms, loss=0.01, seed=3)
+    s = P.Setup("pisti", 2, 101, False, 1, [None, None])
+    host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", clock(), s, LEVELS))
+    guest = G.Lockstep(cable.b, P.GUEST, "t", clock(), None, LEVELS)
+    rng = random.Random(5)
+
+    def step():
+        d.app.tick()
+        time.sleep(0.01)
+        now = clock()
+        sess = d.app.session
+        top = d.app.stack[0] if d.app.stack else None
+        queued = bytes(getattr(top, "queue", []) or [])
+        host.tick(now, sess.hand if sess is not None else None, queued)
+        guest.poll(now)
+        if guest.phase == G.OFFERED:
+            guest.answer(True)
+        if guest.to_act() >= 0 and rng.random() < 0.2:
+            guest.act(rng.choice(guest.match.hand.legal()))
+
+    for _ in range(3000):
+        step()
+        if host.lock.phase == G.PLAY:
+            break
+    lm = host.lock.match
+    m = Match("pisti", 2, 101, lm.first_dealer)
+    m.deal(host.deck(0))
+    d.app.seat_bot(1, host.seat)
+    d.app.play_session(GameSession(m, [None, None], False))
+    moves = 0
+    for _ in range(60000):
+        step()
+        st = d.app.status()
+        if st["screen"] != "table":
+            break
+        if st.get("legal") and not st.get("holding"):
+            d.rig.keys.tap("A", 20)  # the person plays the card under the cursor
+            moves += 1
+    hand = d.app.session.last or d.app.session.hand
+    assert hand.over, d.app.status()
+    for _ in range(500):
+        step()
+    gh = guest.match.history[0] if guest.match.history else None
+    assert gh is not None and bytes(gh[2]) == bytes(hand.actions) and moves >= 10
+    assert host.lock.hands_done == 1 and guest.hands_done == 1

@@ -1,0 +1,64 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+The bot lab: desktop-only bots (never deployed to the device), selectable by
+name in tools/arena.py like the levels.
+
+* ``pimcN``: determinized search (PIMC) over N sampled worlds with fast
+  rollouts (:mod:`tools.botlab.pimc_pisti`); ``pimcuN``: Usta rollouts;
+  a suffix ``hK`` (``pimc16h1``) stops each rollout K deals on and scores
+  the points and cards taken so far. Pişti only.
+* ``usta:W0:W1:...`` / ``kalfa:...``: the level with other weights, as
+  tools/tune.py tries them (Pişti: the 10 ints of ``pisti_bots.WEIGHTS``;
+  Pis Yedili: the 17 bytes of ``yedili_heur.LEVELS``).
+"""
+
+import re
+
+_PIMC = re.compile(r"^pimc(u?)([0-9]+)(?:h([0-9]))?$")
+_WEIGHTED = re.compile(r"^(usta|kalfa):([0-9]+(?::[0-9]+)*)$")
+_SIZES = {"pisti": 10, "yedili": 17}
+
+
+def is_lab(name):
+    """Whether ``name`` names a lab bot (``pimc64``, ``pimcu16``, ``usta:...``)."""
+    m = _PIMC.match(name)
+    if m:
+        return 1 <= int(m.group(2)) <= 4096
+    return bool(_WEIGHTED.match(name))
+
+
+def games_of(name):
+    """The games a lab bot plays."""
+    return ("pisti",) if _PIMC.match(name) else ("pisti", "yedili")
+
+
+def weighted_name(level, weights):
+    """The lab name of ``level`` with ``weights`` (ints)."""
+    return level + ":" + ":".join(str(int(x)) for x in weights)
+
+
+def make(name, game, rng):
+    """The lab bot ``name`` for ``game``; ValueError for what does not exist."""
+    m = _PIMC.match(name)
+    if m and is_lab(name):
+        if game != "pisti":
+            raise ValueError("%s plays Pişti only (no Pis Yedili reference yet)" % (name,))
+        from tools.botlab.pimc_pisti import Pimc
+        return Pimc(rng, int(m.group(2)), "usta" if m.group(1) else "fast",
+                    horizon=int(m.group(3) or 0))
+    m = _WEIGHTED.match(name)
+    if m:
+        w = [int(x) for x in m.group(2).split(":")]
+        if len(w) != _SIZES.get(game, -1):
+            raise ValueError("%s: %s takes %d weights, not %d"
+                             % (name, game, _SIZES.get(game, 0), len(w)))
+        if game == "pisti":
+            from pisti_core.bots.pisti_bots import Bot
+            return Bot(rng, 4 if m.group(1) == "usta" else 3, tuple(w))
+        if max(w) > 255:
+            raise ValueError("%s: Pis Yedili weights are bytes (0..255)" % (name,))
+        from pisti_core.bots.yedili_heur import HeuristicBot
+        return HeuristicBot(m.group(1), rng, bytes(w))
+    raise ValueError("unknown lab bot %r (pimcN, pimcuN with N worlds 1..4096, "
+                     "or usta:W0:W1:...)" % (name,))
