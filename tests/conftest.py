@@ -9,3 +9,19 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 if os.path.join(ROOT, "lib") not in sys.path:  # as on the device: lib/ holds pisti_app and fonts
     sys.path.append(os.path.join(ROOT, "lib"))
+
+# The longest runs first (each a fixture's run, or a part of a long run), so
+# that under pytest-xdist (tools/test.sh) the workers finish together instead
+# of one of them starting a long run last. The order within a file is kept.
+LONG_FIRST = ("tests/test_web.py::", "tests/test_memgauge.py::", "tests/test_fuzz.py::test_ci_run_no_fault",
+              "tests/test_nvlog.py::test_power_cut_sweep")
+
+
+def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
+    def rank(item):
+        for i, prefix in enumerate(LONG_FIRST):
+            if item.nodeid.startswith(prefix):
+                return i
+        return len(LONG_FIRST)
+
+    items.sort(key=rank)
