@@ -43,6 +43,7 @@ RECORD = const(8)
 BYE = const(9)
 _CHUNK = const(20)
 GONE_MS = const(180000)  # L-8: a link lost for longer ends the game
+ANSWER_MS = const(5000)  # L-1: no hello in this long: nobody (or no pisti) on the cable
 
 # phases
 CONNECT = "connect"  # no hello from the other console yet
@@ -86,6 +87,7 @@ class Lockstep:
         if ses == last_ses:
             ses ^= 0x55  # never the session byte of the boot before (L-6)
         self.chan = Channel(port, ses, now, r[1])
+        self.started = now
         self.role = role
         self.firmware = firmware
         self.levels = levels
@@ -147,6 +149,15 @@ class Lockstep:
     def gone(self, now):
         """True once the link has been lost for more than 3 minutes (L-8)."""
         return ticks_diff(now, self.chan.heard) > GONE_MS
+
+    def unanswered(self, now):
+        """L-1: before any hello, after :data:`ANSWER_MS`: 'noise' when bytes
+        came that were no frame of ours (another program, a wrong baud rate),
+        'silent' when nothing came; None otherwise. Nothing is saved."""
+        c = self.chan
+        if self.phase != CONNECT or c.peer >= 0 or ticks_diff(now, self.started) < ANSWER_MS:
+            return None
+        return "noise" if c.dec.noise or c.dec.bad else "silent"
 
     def outcome(self):
         """What this console records for its own person (seat 0), rated games

@@ -207,6 +207,22 @@ def test_L1_version_or_role_clash_fails_the_link_with_a_message_and_no_game():
     assert h.error.key == "role" and "hosts" in h.error.text
 
 
+def test_L1_a_cable_with_nobody_or_noise_on_it_is_named_and_nothing_is_played():
+    clock = Clock()
+    cable = Cable(clock)
+    h = G.Lockstep(cable.a, P.HOST, "0.2.0", 0, pisti2(), LEVELS, urandom_from(1))
+    run(clock, (h,), lambda: False, 4000)
+    assert h.unanswered(clock.t) is None
+    run(clock, (h,), lambda: False, 1500)
+    assert h.unanswered(clock.t) == "silent" and h.match is None
+    h = G.Lockstep(cable.a, P.HOST, "0.2.0", clock.t, pisti2(), LEVELS, urandom_from(1))
+    for _ in range(600):  # another program talking at us: text, not frames
+        clock.t += 10
+        cable.b.write(b"hello from a REPL\r\n")
+        h.poll(clock.t)
+    assert h.unanswered(clock.t) == "noise" and h.phase == G.CONNECT and h.match is None
+
+
 def test_L2_the_guest_sees_the_offer_and_a_decline_changes_nothing():
     s = P.Setup("yedili", 4, None, False, 2, [None, "usta", None, "acemi"])
     assert P.Setup.from_bytes(s.to_bytes(LEVELS), LEVELS).__dict__ == s.__dict__

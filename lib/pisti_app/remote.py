@@ -96,11 +96,13 @@ class LinkPlay:
         acts = lk.match.hand.actions
         return acts[ply] if ply < len(acts) else None
 
-    def tick(self, now, hand, queued=b""):
-        """Run the link; send what this console decided since the last tick:
-        the actions of ``hand`` (the app's) and ``queued`` beyond the link's."""
+    def tick(self, now, hand, queued=b"", poll=True):
+        """Run the link (unless ``poll`` is false); send what this console
+        decided since: the actions of ``hand`` (the app's) and ``queued``
+        beyond the link's."""
         lk = self.lock
-        lk.poll(now)
+        if poll:
+            lk.poll(now)
         if lk.phase != G.PLAY or hand is None:
             return
         mine = lk.match.hand
