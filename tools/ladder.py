@@ -103,7 +103,9 @@ def plot(path, rows, title):
         if mode != last:
             dr.line((10, y, w - 10, y), fill=(220, 220, 220))
             last = mode
-        dr.text((10, y + 7), "%s: %s vs %s" % (mode, r["a"], r["b"]), fill="black")
+        # Pillow's default font has no "ş": the plot writes Pisti.
+        dr.text((10, y + 7), "%s: %s vs %s" % (mode.replace("ş", "s"), r["a"], r["b"]),
+                fill="black")
         col = (70, 110, 180) if r["a"] == "usta" else (150, 170, 120)
         dr.rectangle((min(x(0), x(v)), y + 6, max(x(0), x(v)), y + rh - 6), fill=col)
         dr.line((x(v - c), y + rh // 2, x(v + c), y + rh // 2), fill="black", width=2)

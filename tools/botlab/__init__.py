@@ -6,6 +6,7 @@ name in tools/arena.py like the levels.
 
 * ``pimcN``: determinized search (PIMC) over N sampled worlds with fast
   rollouts (:mod:`tools.botlab.pimc_pisti`); ``pimcuN``: Usta rollouts;
+  ``pimcfN``: rollouts by a policy that does not peek at the world's hands;
   a suffix ``hK`` (``pimc16h1``) stops each rollout K deals on and scores
   the points and cards taken so far. Pişti only.
 * ``usta:W0:W1:...`` / ``kalfa:...``: the level with other weights, as
@@ -15,7 +16,7 @@ name in tools/arena.py like the levels.
 
 import re
 
-_PIMC = re.compile(r"^pimc(u?)([0-9]+)(?:h([0-9]))?$")
+_PIMC = re.compile(r"^pimc([uf]?)([0-9]+)(?:h([0-9]))?$")
 _WEIGHTED = re.compile(r"^(usta|kalfa):([0-9]+(?::[0-9]+)*)$")
 _SIZES = {"pisti": 10, "yedili": 17}
 
@@ -45,7 +46,7 @@ def make(name, game, rng):
         if game != "pisti":
             raise ValueError("%s plays Pişti only (no Pis Yedili reference yet)" % (name,))
         from tools.botlab.pimc_pisti import Pimc
-        return Pimc(rng, int(m.group(2)), "usta" if m.group(1) else "fast",
+        return Pimc(rng, int(m.group(2)), {"u": "usta", "f": "fair"}.get(m.group(1), "fast"),
                     horizon=int(m.group(3) or 0))
     m = _WEIGHTED.match(name)
     if m:

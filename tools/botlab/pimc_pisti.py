@@ -254,6 +254,45 @@ def fast_card(st):
     return best
 
 
+def fair_card(st, seen):
+    """The rollout policy that does not peek: take a pişti or a pile with a
+    card of its rank, a Jack on a pile worth it; otherwise lead the card
+    whose rank has the fewest copies out of sight (``seen[r]``: copies of
+    rank r played so far, plus the mover's own), fewest points first."""
+    s = st.turn
+    h = st.hands
+    b = s * 4
+    e = b + st.hn[s]
+    n = st.tn - st.tbase
+    if e - b == 1:
+        return h[b]
+    if n:
+        t = st.table[st.tn - 1] >> 2
+        jack = -1
+        for i in range(b, e):
+            r = h[i] >> 2
+            if r == t:
+                return h[i]
+            if r == _JACK:
+                jack = h[i]
+        if jack >= 0 and (n >= 3 or st.pile_pts >= 2 or t == _JACK):
+            return jack
+    own = [0] * 13
+    for i in range(b, e):
+        own[h[i] >> 2] += 1
+    best = -1
+    bv = 1 << 30
+    for i in range(b, e):
+        c = h[i]
+        r = c >> 2
+        out = 4 - seen[r] - own[r]
+        v = PTS[c] * 4 + (r == _JACK) * 64 + out * (24 if n == 0 else 6 + n)
+        if v < bv:
+            bv = v
+            best = c
+    return best
+
+
 def end_value(st, side):
     """Final points of ``side`` minus the other side's."""
     p = st.points()
@@ -323,6 +362,11 @@ class Pimc:
         stop = 53
         if self.horizon:  # stop once this many deals are over (the stock's position)
             stop = st.pos + self.horizon * 4 * st.players
+        if pol == "fair":
+            seen = [0] * 13
+            tb = st.table
+            for i in range(st.hidden0 if st.hidden else 0, st.tn):
+                seen[tb[i] >> 2] += 1
         while not st.over:
             if st.pos >= stop and st.left == 4 * st.players:
                 return leaf_value(st, side)
@@ -330,6 +374,9 @@ class Pimc:
                 return solve_rest(st, side)
             if pol == "fast":
                 c = fast_card(st)
+            elif pol == "fair":
+                c = fair_card(st, seen)
+                seen[c >> 2] += 1
             elif pol == "greedy":
                 c = greedy(st.observe(st.turn))
             else:
