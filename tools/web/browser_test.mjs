@@ -30,7 +30,12 @@ async function open(context, query) {
   const errors = [];
   page.on("console", (m) => { if (m.type() === "error") errors.push("console: " + m.text()); });
   page.on("pageerror", (e) => errors.push("pageerror: " + String(e)));
-  page.on("requestfailed", (r) => errors.push("request failed: " + r.url()));
+  page.on("requestfailed", (r) => {
+    const why = (r.failure() || {}).errorText || "";
+    // (a request the test's own navigation away aborts is no error of the page's: Chromium
+    // can keep the VM's wasm response open after compiling it)
+    if (!(page.leaving && why.includes("ERR_ABORTED"))) errors.push("request failed: " + r.url() + " " + why);
+  });
   page.on("dialog", (d) => d.accept());
   await page.goto(URL0 + query);
   return { page, errors };
@@ -84,10 +89,13 @@ try {
     const first = await open(context, plan.reload.first);
     await until(first.page, () => window.pisti && pisti.done);
     const before = await snapshot(first.page);
+    const early = [...first.errors];
+    first.page.leaving = true;
     await first.page.goto(URL0 + plan.reload.then); // the same tab, reloaded elsewhere in the game
+    first.page.leaving = false;
     await until(first.page, () => window.pisti && pisti.done);
     const after = await snapshot(first.page);
-    out.reload = { before, after, errors: [...first.errors] };
+    out.reload = { before, after, errors: [...first.errors], early };
     await context.close();
     note("reload");
   }
@@ -106,7 +114,9 @@ try {
     const after = await snapshot(page);
     let resumed = null;
     if (plan.oom.then) { // the saves survive: at the board's heap, Continue
+      page.leaving = true;
       await page.goto(URL0 + plan.oom.then);
+      page.leaving = false;
       await until(page, () => window.pisti && pisti.done);
       resumed = await snapshot(page);
     }
@@ -128,7 +138,7 @@ try {
         end = await page.evaluate(async () => ({
           state: pisti.state, error: pisti.error, status: await pisti.status(), boots: pisti.boots,
           workers: pisti.workers, ticks: pisti.ticks, bootMs: pisti.bootMs, scriptMs: pisti.scriptMs,
-          retries: pisti.heap.retries, peak: pisti.heap.peak }));
+          retries: (pisti.heap || {}).retries, peak: (pisti.heap || {}).peak }));
       } catch (e) {
         end = { state: "timeout", error: String(e).split("\n")[0] };
       }

@@ -82,13 +82,6 @@ def boot(reloaded=False):
         if isinstance(e, MemoryError):
             _boot_err = e
         return _d._fail(e)  # -2: out of memory (the page tries again, imports split off)
-    finally:
-        App = sys.modules.get("pisti_app.app")
-        if App is not None:  # GameFlow's again
-            App = App.App
-            from pisti_app.games import GameFlow
-            App.start_game = GameFlow.start_game
-            App.continue_game = GameFlow.continue_game
 
 
 _go = None  # (GameFlow's method, args): the game boot() went into, for start()
@@ -126,8 +119,8 @@ def _later_continue(self):
 
 
 def start():
-    """The game boot() went into, if any (a call of its own: see boot()).
-    Returns as step()."""
+    """The game boot() or the last tick went into, if any (a call of its
+    own: see boot()). Returns as step()."""
     global _go
     go = _go
     _go = None
@@ -144,7 +137,8 @@ def _start(go, pending):
 
 
 def _run():
-    # code.py's pisti_app.run(): the boot, with the game it goes into left for start()
+    # code.py's pisti_app.run(): the boot, with the game it goes into left for start();
+    # from here on a game is always started in a call of its own (see step())
     import pisti_app
     from pisti_app.app import App
     App.start_game = _later_start
@@ -163,11 +157,15 @@ def _frame(r):
 
 
 def step(ms):
-    """``ms`` of time, then one App.tick(). Returns bits: 1 a new frame in
+    """``ms`` of time, then one App.tick(), or the game the last tick asked
+    for (the menus' Start or Continue) in a call of its own, once that
+    tick's garbage is collected. Returns bits: 1 a new frame in
     /frame.bin, 2 app.idle(); -2 out of memory (the app is dropped: call
     notice() next), -3 an exception (its traceback in ``error()``), -4
     microcontroller.reset()."""
     supervisor.advance(ms)
+    if _go is not None:
+        return start()
     return _guard(_tick, None, None)
 
 
