@@ -7,6 +7,11 @@
     python tools/fuzz.py --presses 20000 --seed 1
     python tools/fuzz.py --presses 2000 --seed 5 --profile featherwing
     python tools/fuzz.py --replay fault.json     # a fault's boots again, with the checks
+    python tools/fuzz.py --presses 20000 --seed 1 --part 2/3   # a third of that run's chains
+
+With ``--part K/N`` the run's chains (each a seed drawn in turn from the
+run's seed) are shared out among N parts by presses; the N parts together
+play exactly the chains of the whole run, so they can run side by side.
 
 Random presses -- taps, long presses (``B:900``), bursts (``A+LEFT+B``: the
 taps within one tick), now and then a very long hold (a rated game's move
