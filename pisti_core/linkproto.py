@@ -24,7 +24,7 @@ import binascii
 
 import hashlib
 
-from pisti_core.match import Match, decks_for, deal_deck
+# pisti_core.match is imported where it is used: in a game it is loaded already.
 
 PROTOCOL = 1
 HOST = 0
@@ -112,6 +112,7 @@ class Setup:
     person (the host's seat 0 and ``guest_seat``)."""
 
     def __init__(self, game, players, target, rated, guest_seat, levels, timer=60):
+        from pisti_core.match import Match
         Match(game, players, target, 0)  # the same checks as a match (P-1, P-2, Y-1)
         if not 0 < guest_seat < players:
             raise ValueError("the guest sits at seat 1..%d, not %r" % (players - 1, guest_seat))
@@ -187,6 +188,7 @@ class Stream:
 def shared_deal(game, players, host_bytes, guest_bytes, hand_no):
     """``(first_dealer, deck)`` in the host's numbering, drawn from both
     consoles' bytes (L-3); the dealer counts for the first hand only."""
+    from pisti_core.match import deal_deck
     s = Stream(bytes(host_bytes) + bytes(guest_bytes) + bytes((hand_no >> 8 & 255, hand_no & 255)))
     dealer = s.below(players)
     return dealer, deal_deck(game, players, s.below)
@@ -223,6 +225,7 @@ def digest(m, hands_done, rot):
 def load(data, rot):
     """``(match, hands_done)`` from a :func:`record`, in local numbering, every
     action checked; LinkError if it is not a game that replays."""
+    from pisti_core.match import Match, decks_for
     try:
         if data[0] != _REC:
             raise ValueError("record layout %d" % data[0])
