@@ -263,3 +263,13 @@ def test_ladder_rows_table_and_plot(tmp_path):
     ladder.plot(str(png), fake, "t")
     im = Image.open(png)
     assert im.size[0] == 720 and im.size[1] > 26 * len(rows)
+
+
+def test_ladder_merge_replaces_the_modes_played_again():
+    from tools import ladder
+    old = [{"game": g, "players": p, "a": a, "b": "greedy", "mean_diff": 1.0}
+           for g, p, a in [("pisti", 2, "usta"), ("pisti", 4, "usta"), ("yedili", 4, "usta")]]
+    new = [{"game": "pisti", "players": 4, "a": "kalfa", "b": "greedy", "mean_diff": 2.0}]
+    out = ladder.merge(old, new)
+    assert [(r["game"], r["players"], r["a"]) for r in out] == \
+        [("pisti", 2, "usta"), ("pisti", 4, "kalfa"), ("yedili", 4, "usta")]
