@@ -109,8 +109,8 @@ def test_clone_is_independent():
 
 # -- fair play (T-5) ------------------------------------------------------------------
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_pimc_never_decides_on_what_its_seat_cannot_see(players):
+@pytest.mark.parametrize("players,rollout", [(2, "fast"), (4, "fast"), (2, "fair")])
+def test_pimc_never_decides_on_what_its_seat_cannot_see(players, rollout):
     # The fair-play proof of tests/fairplay.py: re-deal what the seat cannot
     # see; observation and decision stay the same.
     rng = random.Random(40 + players)
@@ -119,12 +119,13 @@ def test_pimc_never_decides_on_what_its_seat_cannot_see(players):
         if k % 5 or len(st.hand(seat)) < 2:
             continue
         o = st.observe(seat)
-        want = Pimc(random.Random(7), 3).choose(o)
+        want = Pimc(random.Random(7), 3, rollout, horizon=players // 2).choose(o)
         for _ in range(2):
             new = pisti_redeal(st, seat, rng)
             o2 = new.observe(seat)
             assert o2 == o
-            assert Pimc(random.Random(7), 3).choose(o2) == want, st.describe()
+            assert Pimc(random.Random(7), 3, rollout, horizon=players // 2).choose(o2) == want, \
+                st.describe()
         checked += 1
     assert checked >= 10
 
@@ -147,6 +148,8 @@ def test_lab_names():
     b = make("pimc64", "pisti", random.Random(1))
     assert b.worlds == 64 and b.rollout == "fast"
     assert make("pimcu8", "pisti", random.Random(1)).rollout == "usta"
+    f = make("pimcf16h1", "pisti", random.Random(1))
+    assert (f.worlds, f.rollout, f.horizon) == (16, "fair", 1)
     with pytest.raises(ValueError, match="Pişti only"):
         make("pimc8", "yedili", random.Random(1))
     with pytest.raises(ValueError, match="Pişti only"):
@@ -260,3 +263,13 @@ def test_ladder_rows_table_and_plot(tmp_path):
     ladder.plot(str(png), fake, "t")
     im = Image.open(png)
     assert im.size[0] == 720 and im.size[1] > 26 * len(rows)
+
+
+def test_ladder_merge_replaces_the_modes_played_again():
+    from tools import ladder
+    old = [{"game": g, "players": p, "a": a, "b": "greedy", "mean_diff": 1.0}
+           for g, p, a in [("pisti", 2, "usta"), ("pisti", 4, "usta"), ("yedili", 4, "usta")]]
+    new = [{"game": "pisti", "players": 4, "a": "kalfa", "b": "greedy", "mean_diff": 2.0}]
+    out = ladder.merge(old, new)
+    assert [(r["game"], r["players"], r["a"]) for r in out] == \
+        [("pisti", 2, "usta"), ("pisti", 4, "kalfa"), ("yedili", 4, "usta")]

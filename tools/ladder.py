@@ -7,6 +7,7 @@ README and a plot (PNG, Pillow).
 
     python tools/ladder.py --ref pimc16 --deals 400 --seed 7 --out ladder.json --plot ladder.png
     python tools/ladder.py --from ladder.json --plot ladder.png    # redraw, no games
+    python tools/ladder.py --modes pisti2 --merge ladder.json --out ladder.json   # one mode again
 
 Rows (A vs B, A's mean hand points minus B's; Pis Yedili: penalty avoided):
 Pişti 2p and 4p, ``usta`` and ``kalfa`` against ``--ref`` and against
@@ -52,6 +53,14 @@ def run_ladder(ref, deals, seed, jobs=1, use_ray=False, modes=("pisti2", "pisti4
                     "hand_win_rate": r["hand_win_rate"],
                     "ms_per_decision": r["ms_per_decision"]})
     return res
+
+
+def merge(old, new):
+    """``new`` in place of ``old``'s rows of the same modes, in mode order."""
+    played = {(r["game"], r["players"]) for r in new}
+    keep = [r for r in old if (r["game"], r["players"]) not in played]
+    order = {"pisti": 0, "yedili": 1}
+    return sorted(keep + new, key=lambda r: (order[r["game"]], r["players"]))
 
 
 def _mode(r):
@@ -127,6 +136,8 @@ def main(argv=None):
     ap.add_argument("--ray", action="store_true")
     ap.add_argument("--out", metavar="FILE.json", help="write the rows as JSON")
     ap.add_argument("--from", dest="src", metavar="FILE.json", help="read rows, play nothing")
+    ap.add_argument("--merge", metavar="FILE.json",
+                    help="keep that file's rows of the modes not played now")
     ap.add_argument("--plot", metavar="FILE.png")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
@@ -141,6 +152,10 @@ def main(argv=None):
                     raise ValueError("unknown mode %r (like pisti2, yedili4)" % m)
             rows = run_ladder(a.ref, a.deals, a.seed, a.jobs, arena.ray_wanted(a.ray), modes,
                               not a.quiet and sys.stderr.isatty(), a.ref_deals)
+            if a.merge:
+                with open(a.merge) as f:
+                    old = json.load(f)
+                rows = merge(old, rows)
     except (ValueError, OSError) as e:
         sys.stderr.write("ladder: %s\n" % e)
         return 2
