@@ -31,7 +31,7 @@ WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("B
          "why_named": ("\u2663", "\u2663"), "why_match": ("\u2663", "10"),
          "winner_is": ("Onlar",), "bot_n": (3,), "hand_n": (99,), "target_n": (151,),
          "r_match": (151,), "r_out": ("Bot 3",), "draw_n": (12,),
-         "rank_row": (999, 99, 99, 99, -99), "secs": (300,),
+         "rank_row": (999, 99, 99, 99, -99), "secs": (300,), "mins": (5,),
          "you_drew": (12,), "you_picked": ("10\u2666",), "deal_n": (6, 6), "clock": (300,),
          "hand_cards": ("Onlar", 52, 26),
          # (fitted to the line by pisti_app.startup.notices: tests/test_app_settings.py)
@@ -96,9 +96,10 @@ def test_texts_fit_where_they_are_shown(lang):
     rows = (("game", "yedili"), ("players", "start"), ("target", "start"), ("bot_level", "lv_kalfa"),
             ("bot_n", "lv_kalfa"), ("language", "language"), ("sound", "off"),
             ("bot_speed", "sp_vfast"), ("leave", "start"), ("continue", "start"),
-            ("mode", "practice"), ("timer", "secs"), ("undo_opt", "off"))
+            ("mode", "practice"), ("timer", "secs"), ("undo_opt", "off"), ("brightness", "br_mid"),
+            ("brightness", "br_high"), ("screen_sleep", "mins"), ("screen_sleep", "never"))
     for label, value in rows:  # a menu row: 21 medium characters with the value's arrows
-        shown = "Türkçe" if value == "language" else filled(s, value) if value == "secs" else s[value]
+        shown = "Türkçe" if value == "language" else filled(s, value) if value in ("secs", "mins") else s[value]
         text = filled(s, label) + " " + shown + "\u25c0\u25b6"
         assert len(text) <= 21, text
     for key in ("undo", "leave_table", "resume", "scores"):  # a menu row without a value
@@ -160,7 +161,7 @@ def test_switching_to_turkish_in_settings_puts_turkish_on_the_screen(device):
     d.menu_to("settings")
     d.press("A")
     st = d.status()
-    assert st["screen"] == "settings" and st["menu"] == ["lang", "sound", "speed", "timer", "undo"]
+    assert st["screen"] == "settings" and st["menu"] == ["lang", "sound", "speed", "timer", "undo", "bright", "sleep"]
     d.press("RIGHT")  # English -> Türkçe, at once
     st = d.status()
     assert st["lang"] == "tr" and st["title"] == "Ayarlar"

@@ -34,7 +34,8 @@ MEDIUM = ("continue", "new_game", "rankings", "settings", "rules", "about", "gam
           "lv_usta", "language", "sound", "on", "off", "bot_speed", "sp_slow", "sp_normal",
           "sp_fast", "sp_vfast", "resume", "scores", "leave", "buttons", "mode", "rated",
           "practice", "timer", "secs", "undo_opt", "undo", "leave_table", "you_won", "winner_is",
-          "shared_win", "match_over")
+          "shared_win", "match_over", "brightness", "br_low", "br_mid", "br_high", "screen_sleep",
+          "mins", "never")
 # Word-wrapped over several lines of 25 (text pages, confirmations, toasts).
 WRAPPED = ("no_rankings", "exit_leaves", "new_leaves", "time_left", "oom")
 

@@ -103,6 +103,10 @@ SCENES = (
     _s("fw_settings", ["--seed", "1", "--keys", "B,C,C,B"], "settings", profile=_FW),
     _s("fw_settings_tr", ["--seed", "1", "--keys", "B,C,C,B,B,C"], "settings", profile=_FW,
        editing=True, lang="tr"),  # B edits a value, C changes it (issue 21)
+    # Settings' last rows: Brightness and Screen sleep (issue 19).
+    _s("settings_display", ["--seed", "1", "--keys", "A,DOWN*2,A,DOWN*6"], "settings"),
+    _s("fw_settings_display_tr", ["--seed", "1", "--lang", "tr", "--keys", "B,C,C,B,C*6"], "settings",
+       profile=_FW, lang="tr"),
     _s("fw_rankings", ["--seed", "1", "--keys", "B,C,B"], "rankings", profile=_FW),
     _s("fw_rules", ["--seed", "1", "--keys", "B,C*3,B,B,C"], "rules", profile=_FW),
     # A bad settings.toml value: its default, and the splash names it (issue 13).

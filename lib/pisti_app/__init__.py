@@ -46,7 +46,8 @@ def _reloaded():
 
 
 def run():
-    """Boot, then tick about every 10 ms, forever. Out of memory, the
+    """Boot, then tick about every 10 ms (every 50 ms while the screen is
+    off: a tick then only reads the keys and the timers), forever. Out of memory, the
     player sees :func:`pisti_app.oom.out_of_memory`'s notice, never a
     traceback, and the console restarts into the saved game (on the board
     by ``supervisor.reload()``, on a desktop rig in this process)."""
@@ -61,7 +62,7 @@ def run():
         try:
             while True:
                 app.tick()
-                time.sleep(0.01)
+                time.sleep(0.05 if app.nap > 1 else 0.01)
         except MemoryError as e:
             err = e
         hw = app.hw  # what the notice needs; the rest of the app goes now

@@ -65,6 +65,9 @@ _GAME_MODULES = ("pisti_app.match_end", "pisti_app.results", "pisti_app.pisti_ta
 
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
+SLEEPS = (30, 60, 120, 300, 0)  # s without a key before the screen dims, off after as long again; 0 never
+BRIGHT = (0.06, 0.35, 1.0)  # the display's brightness (SSD1306 contrast 15, 89, 255) by setting
+_DIM = 0.0  # brightness of a dimmed screen (contrast 0: still readable)
 
 
 class Hardware:
@@ -127,6 +130,9 @@ class App(GameFlow):
         if timer is not None:
             self.prefs["timer"] = timer
         self.sound.enabled = self.prefs["sound"]
+        self.nap = 0  # the screen: 0 on, 1 dimmed, 2 off (no key for a while: wake())
+        self._woke = self.now  # ticks of the last key (or of the last thing that kept the screen on)
+        self.wake()  # the saved brightness
         self.delay_override = delay
         if seed is not None:
             random.seed(seed)
@@ -182,7 +188,12 @@ class App(GameFlow):
             else:
                 self.mute_until = None
         codes = self._codes
-        self.input.poll(now, codes)
+        if self.input.poll(now, codes) or codes:
+            self._woke = now
+            if self.nap:  # the key that wakes the screen does nothing else
+                self.wake()
+                del codes[:]
+                self.input.reset()
         for code in codes:
             self.stack[-1].handle(code)
         del codes[:]
@@ -193,10 +204,41 @@ class App(GameFlow):
             nxt[0](*nxt[1])
         self._tick_timer()
         self.sound.tick(now)
-        if self.dirty:
+        self._tick_nap(now)
+        if self.dirty and self.nap < 2:  # (off: the frame waits for the wake)
             self.dirty = False
             self.display.refresh()
             self.refreshes += 1
+
+    def _tick_nap(self, now):
+        # Screen sleep: dim after SLEEPS[...] s without a key, off after as
+        # long again; on while bots play or a screen moves by itself, and for
+        # a rated game's last 10 s (T-3: its clock runs on meanwhile).
+        tm = self._timer
+        if not self.idle() or (tm is not None and tm.warn):
+            self._woke = now
+            if self.nap:
+                self.wake()
+            return
+        s = SLEEPS[self.prefs["sleep"]]
+        if not s:
+            return
+        d = ticks_diff(now, self._woke) // 1000
+        if d >= 2 * s:
+            if self.nap < 2:
+                self.nap = 2
+                self.display.sleep()  # the SSD1306's display off (0xAE): RAM and settings kept
+        elif d >= s and not self.nap:
+            self.nap = 1
+            self.display.brightness = _DIM
+
+    def wake(self):
+        """Screen on at the Brightness setting (after a nap, or a new setting)."""
+        if self.nap > 1:
+            self.display.wake()
+        self.nap = 0
+        self.display.brightness = BRIGHT[self.prefs["bright"]]
+        self.dirty = True
 
     def idle(self):
         """True when nothing happens until a key is pressed (for the simulator)."""

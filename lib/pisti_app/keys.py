@@ -70,8 +70,10 @@ class Input:
         self._next = [0] * n  # ticks of the next repeat
 
     def poll(self, now, out):
-        """Append the logical codes since the last poll to ``out``."""
+        """Append the logical codes since the last poll to ``out``; True if
+        a button was pressed meanwhile."""
         ev = self._ev
+        got = False
         events = self.keys.events
         while events.get_into(ev):
             k = ev.key_number
@@ -84,6 +86,7 @@ class Input:
             if t is None:
                 t = now
             if ev.pressed:
+                got = True
                 self._down[k] = 1
                 self._long_done[k] = 0
                 self._at[k] = t
@@ -105,6 +108,7 @@ class Input:
             elif rep and ticks_diff(now, self._next[k]) >= 0:
                 self._next[k] = ticks_add(now, _REPEAT_EVERY)
                 out.append(code)
+        return got
 
     def reset(self):
         """Forget held keys (after a screen change that must not inherit them)."""

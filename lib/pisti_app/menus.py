@@ -5,7 +5,8 @@
 =================
 
 The contents of the list menus and what choosing in them does: the main
-menu, new game (rated or practice, T-1), settings (move timer T-3, undo),
+menu, new game (rated or practice, T-1), settings (move timer T-3, undo,
+brightness, screen sleep: see ``App.wake``),
 the pause menu (undo in practice, leaving T-4) and the rules index.
 A value changes with LEFT/RIGHT at once; OK confirms: Settings keep and go
 back, New game starts (from any row); BACK leaves. Settings are saved to
@@ -93,7 +94,10 @@ class Menus:
                                                t("sp_vfast")), p["speed"]),
                 Item("timer", t("timer"), tuple([t("secs") % v for v in timers]),
                      timers.index(p["timer"])),
-                Item("undo", t("undo_opt"), (t("off"), t("on")), 1 if p["undo"] else 0)]
+                Item("undo", t("undo_opt"), (t("off"), t("on")), 1 if p["undo"] else 0),
+                Item("bright", t("brightness"), (t("br_low"), t("br_mid"), t("br_high")), p["bright"]),
+                Item("sleep", t("screen_sleep"), (t("secs") % 30, t("mins") % 1, t("mins") % 2,
+                                                  t("mins") % 5, t("never")), p["sleep"])]
 
     def pause(self):
         """The game menu over a table ("Menu", not "Paused": a rated game's
@@ -218,6 +222,11 @@ class Menus:
                 p["timer"] = timer_choices(p["timer"])[it.index]
             elif k == "undo":
                 p["undo"] = it.index == 1
+            elif k == "bright":
+                p["bright"] = it.index
+                app.wake()  # seen at once
+            elif k == "sleep":
+                p["sleep"] = it.index
 
     def menu_back(self, menu):
         """BACK (or a long press) in a menu."""

@@ -11,15 +11,18 @@ Settings blob (version 1)::
 
     0x53 1  lang(0 en, 1 tr)  sound  speed  timer(2)  undo
     game(0 pisti, 1 yedili)  players  target  seat level x3  rated
+    [sleep(index in app.SLEEPS)  bright(index in app.BRIGHT: low, medium, high)]
 
-A blob that does not read is ignored (the defaults stay).
+The last two bytes came later: a 15-byte blob (an older save) reads with
+their defaults. A blob that does not read is ignored (the defaults stay).
 """
 
 from pisti_app.util import const
 
 _MAGIC = const(0x53)
 _VERSION = const(1)
-_LEN = const(15)
+_LEN = const(17)
+_OLD_LEN = const(15)  # before screen sleep and brightness
 SEAT_LEVELS = ("acemi", "kalfa", "usta")
 
 
@@ -30,7 +33,7 @@ def defaults(lang="en"):
     from pisti_core.table import TIMER_DEFAULT
     return {"lang": lang, "sound": True, "speed": 1, "timer": TIMER_DEFAULT, "undo": False,
             "game": "pisti", "players": 2, "target": 151, "seats": ["kalfa", "kalfa", "kalfa"],
-            "rated": False}
+            "rated": False, "sleep": 1, "bright": 2}
 
 
 def pack(p):
@@ -42,6 +45,8 @@ def pack(p):
     for lv in p["seats"]:
         out.append(SEAT_LEVELS.index(lv))
     out.append(1 if p["rated"] else 0)
+    out.append(p["sleep"])
+    out.append(p["bright"])
     return bytes(out)
 
 
@@ -49,14 +54,15 @@ def unpack(data, p):
     """Fill the prefs dict ``p`` from a settings blob; False (``p``
     untouched) when the blob is not one this build reads."""
     from pisti_core.table import TIMER_MAX, TIMER_MIN
-    if data is None or len(data) != _LEN or data[0] != _MAGIC or data[1] != _VERSION:
+    if data is None or len(data) not in (_LEN, _OLD_LEN) or data[0] != _MAGIC or data[1] != _VERSION:
         return False
+    sleep, bright = (data[15], data[16]) if len(data) == _LEN else (1, 2)
     timer = data[5] << 8 | data[6]
     game = "yedili" if data[8] else "pisti"
     ok = (data[2] < 2 and data[3] < 2 and data[4] < 4 and TIMER_MIN <= timer <= TIMER_MAX
           and data[7] < 2 and data[8] < 2 and data[14] < 2
           and data[9] in ((2, 4) if game == "pisti" else (2, 3, 4)) and data[10] in (101, 151)
-          and data[11] < 3 and data[12] < 3 and data[13] < 3)
+          and data[11] < 3 and data[12] < 3 and data[13] < 3 and sleep < 5 and bright < 3)
     if not ok:
         return False
     p["lang"] = "tr" if data[2] else "en"
@@ -69,4 +75,6 @@ def unpack(data, p):
     p["target"] = data[10]
     p["seats"] = [SEAT_LEVELS[data[11]], SEAT_LEVELS[data[12]], SEAT_LEVELS[data[13]]]
     p["rated"] = bool(data[14])
+    p["sleep"] = sleep
+    p["bright"] = bright
     return True
