@@ -12,7 +12,7 @@ import pytest
 
 from pisti_core import linkgame as G
 from pisti_core import linkproto as P
-from pisti_core.match import Match
+from pisti_core.match import Match, new_hand
 from tools.shims.uart import Cable
 from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
 from test_table_modes import quick_gc  # noqa: F401  pylint: disable=unused-import
@@ -85,15 +85,20 @@ def test_L4_the_remote_seat_waits_then_gives_the_other_console_action():
     assert host.lock.phase == G.PLAY and host.deck(0) == guest.deck(0)
     lk = host.lock if host.lock.to_act() >= 0 else guest.lock
     other = guest if lk is host.lock else host
+    lh = other.lock.match.hand
+    table = new_hand("pisti", 2, lh.dealer, lh.deck)  # the other console's table
+    other.tick(clock[0], table)
     Obs.ply = 0
     assert other.seat.choose(Obs) is None
     a = lk.match.hand.legal()[0]
     lk.act(a)
     for _ in range(30):
         clock[0] += 10
-        host.tick(clock[0], None)
-        guest.tick(clock[0], None)
+        host.tick(clock[0], table if other is host else None)
+        guest.tick(clock[0], table if other is guest else None)
     assert other.seat.choose(Obs) == a
+    other.tick(clock[0], new_hand("pisti", 2, lh.dealer, bytes(range(52))))
+    assert other.seat.choose(Obs) is None  # another hand than the link's: nothing to give
 
 
 def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(device, quick_gc):  # noqa: F811

@@ -23,7 +23,9 @@ The last line is one JSON object: ``actions``, ``matches``, ``resends``,
 that disagreed and were not repaired: at two quiet moments with an action
 between them, or at a match's end), ``lost`` (a game a console could not resume, or a
 match's result that differs between the consoles) and ``faults``
-(exceptions, a failed link, a match wedged for 10 virtual minutes).
+(exceptions, a failed link, a match wedged for 10 virtual minutes);
+``latency_ms`` is how long a play took to reach the other console's link
+(median, p95, worst; 10 ms ticks, cable cuts included).
 """
 
 import argparse
@@ -90,6 +92,7 @@ class Console:
             for a in lh.actions:
                 h.play(a)
             self.src = lh
+            self.bridge.hand = h
             self.remote = self.bridge.remote_seats()
         decided = 0
         while not h.over:
@@ -143,6 +146,7 @@ def play(args):
     st = {"actions": 0, "matches": 0, "resends": 0, "repairs": 0, "desyncs": 0, "lost": 0, "faults": 0,
           "power_cuts": 0, "cable_cuts": 0, "tampered": 0, "checks": 0}
     mode_i = rng.randrange(len(MODES))
+    lat = []
     while st["actions"] < args.actions:
         game, players, gseat = MODES[mode_i % len(MODES)]
         mode_i += 1
@@ -153,7 +157,7 @@ def play(args):
         cons = [Console(P.HOST, cable.a, random.Random(rng.randrange(1 << 30)), setup, clock[0]),
                 Console(P.GUEST, cable.b, random.Random(rng.randrange(1 << 30)), None, clock[0])]
         try:
-            ok = run_match(args, rng, clock, cable, cons, st)
+            ok = run_match(args, rng, clock, cable, cons, st, lat)
         except Exception:  # a fault: report it and go on with the next match
             traceback.print_exc()
             st["faults"] += 1
@@ -166,14 +170,18 @@ def play(args):
         if args.verbose:
             print("match %s %dp guest %d: %s, actions so far %d" % (game, players, gseat, "ok" if ok else "FAULT",
                                                                      st["actions"]), file=sys.stderr)
+    lat.sort()
+    if lat:
+        st["latency_ms"] = {"median": lat[len(lat) // 2], "p95": lat[len(lat) * 95 // 100], "worst": lat[-1]}
     return st
 
 
-def run_match(args, rng, clock, cable, cons, st):
+def run_match(args, rng, clock, cable, cons, st, lat):
     host, guest = cons
     last_progress = clock[0]
     cut_until = None
     power_at = None
+    pend = []
     seen = None
     differ = None  # the position where the digests last disagreed at a quiet moment
     while True:
@@ -201,6 +209,8 @@ def run_match(args, rng, clock, cable, cons, st):
                 lk.answer(True)
                 c.save(False)
             if n:
+                if lk.phase != G.FAILED:
+                    pend.append((c, lk._pos()[0:2], now))  # noqa: SLF001
                 st["actions"] += n
                 c.save(False)  # L-4: the decider saves before it sends
                 last_progress = now
@@ -215,6 +225,15 @@ def run_match(args, rng, clock, cable, cons, st):
                 if power_at is None and rng.random() < args.power:
                     power_at = now + rng.randrange(0, 3000)  # anywhere: a deal, a resend, a record
         a, b = host.link, guest.link
+        if pend:  # a play shows on the other console: when its link has it
+            keep = []
+            for c, pos, t0 in pend:
+                other = guest.link if c is host else host.link
+                if other._pos()[0:2] >= pos:  # noqa: SLF001
+                    lat.append(now - t0)
+                else:
+                    keep.append((c, pos, t0))
+            pend[:] = keep
         if a.phase == G.OVER and b.phase == G.OVER:
             if (a.hands_done, P.record(a.match, a.hands_done, 0)) != (b.hands_done, P.record(b.match, b.hands_done, b.rot)):
                 st["desyncs"] += 1

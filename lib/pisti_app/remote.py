@@ -81,6 +81,7 @@ class LinkPlay:
     def __init__(self, lockstep):
         self.lock = lockstep
         self.seat = RemoteSeat(self)
+        self.hand = None  # the app's hand, as of the last tick
 
     def remote_seats(self):
         """Local seats the remote seat takes (every seat this console does
@@ -89,11 +90,19 @@ class LinkPlay:
         return [i for i in range(s.players) if not self.lock.mine(i)]
 
     def remote_action(self, ply):
-        """The link's action at ``ply`` of the hand in play, or None."""
-        lk = self.lock
-        if lk.phase != G.PLAY:
+        """The link's action at ``ply`` of the app's hand, or None. The link may
+        have finished that hand already (the other console's play ended it):
+        then it is the last hand of the link's match history."""
+        m = self.lock.match
+        h = self.hand
+        if m is None or h is None:
             return None
-        acts = lk.match.hand.actions
+        if m.hand is not None and m.hand.deck == h.deck:
+            acts = m.hand.actions
+        elif m.history and m.history[-1][1] == h.deck:
+            acts = m.history[-1][2]
+        else:
+            return None
         return acts[ply] if ply < len(acts) else None
 
     def tick(self, now, hand, queued=b"", poll=True):
@@ -101,12 +110,13 @@ class LinkPlay:
         decided since: the actions of ``hand`` (the app's) and ``queued``
         beyond the link's."""
         lk = self.lock
+        self.hand = hand
         if poll:
             lk.poll(now)
         if lk.phase != G.PLAY or hand is None:
             return
         mine = lk.match.hand
-        if bytes(mine.deck) != bytes(hand.deck):
+        if mine.deck != hand.deck:
             return  # another hand (the app is behind or ahead by a deal)
         n = len(mine.actions)
         total = len(hand.actions) + len(queued)
