@@ -78,7 +78,8 @@ def run_loads(site, loads, out_dir, verbose=False, extra=None):
     """Serve ``site`` and load each query of ``loads`` (browser_test.mjs); the result dict."""
     server, url = serve(site)
     try:
-        plan = dict({"live": False, "loads": loads, "chromium": CHROMIUM, "verbose": verbose}, **(extra or {}))
+        plan = dict({"live": False, "loads": loads, "chromium": CHROMIUM, "verbose": verbose, "loadTimeout": 180000},
+                    **(extra or {}))
         plan_file = os.path.join(out_dir, "probe-plan.json")
         out_file = os.path.join(out_dir, "probe-out.json")
         with open(plan_file, "w", encoding="utf-8") as f:
