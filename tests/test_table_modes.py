@@ -343,6 +343,8 @@ def test_T3_the_timer_stops_on_end_of_hand_screens(device):
     fast_forward(d, 120000)  # two minutes on the breakdown: nobody has left
     st = d.status()
     assert st["screen"] == "hand_end" and st["rankings"] == {} and not d.app.timer.running
+    d.press("A")  # two minutes alone: the screen slept, and the first key only wakes it
+    assert d.status()["screen"] == "hand_end"
     d.press("A")
     st = my_turn(d)
     assert st["screen"] == "table" and st["timer"] == 30
