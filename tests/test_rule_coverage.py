@@ -45,7 +45,8 @@ def named_in_tests():
 def test_every_rule_has_a_named_test():
     ids = [r for r in rule_ids() if r[0] in FAMILIES]
     assert len(ids) >= 13 + 16 + 6 + 10 + 4
-    missing = [r for r in ids if r not in named_in_tests()]
+    named = named_in_tests()  # every test file parsed once, not once a rule
+    missing = [r for r in ids if r not in named]
     assert missing == [], "rules with no test naming them: %s" % ", ".join(missing)
 
 
