@@ -155,3 +155,62 @@ def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(dev
     gh = guest.match.history[0] if guest.match.history else None
     assert gh is not None and bytes(gh[2]) == bytes(hand.actions) and moves >= 10
     assert host.lock.hands_done == 1 and guest.hands_done == 1
+
+
+def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, quick_gc):  # noqa: F811
+    """The real app hosts a Pişti 2p link match to its end: after each hand
+    the app waits for the link's deal (L-3) -- it never deals by itself --
+    and both consoles finish the match with the same hands and totals."""
+    from pisti_app.remote import LinkPlay
+    from pisti_app.session import GameSession
+    d = device()
+    d.first_frame()
+    clock = lambda: d.rig.clock.ticks_ms()  # noqa: E731
+    cable = Cable(lambda: d.rig.clock.now_ms, loss=0.01, seed=4)
+    s = P.Setup("pisti", 2, 101, False, 1, [None, None])
+    host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", clock(), s, LEVELS))
+    guest = G.Lockstep(cable.b, P.GUEST, "t", clock(), None, LEVELS)
+    rng = random.Random(7)
+    d.app.link = host
+
+    def step():
+        d.app.tick()
+        d.rig.clock.advance(10)
+        now = clock()
+        if d.app.session is None:
+            host.tick(now, None)
+        guest.poll(now)
+        if guest.phase == G.OFFERED:
+            guest.answer(True)
+        if guest.to_act() >= 0 and rng.random() < 0.3:
+            guest.act(rng.choice(guest.match.hand.legal()))
+
+    for _ in range(3000):
+        step()
+        if host.lock.phase == G.PLAY:
+            break
+    m = Match("pisti", 2, 101, host.lock.match.first_dealer)
+    m.deal(host.deck(0))
+    d.app.seat_bot(1, host.seat)
+    sess = GameSession(m, [None, None], False)
+    sess.linked = True
+    d.app.play_session(sess)
+    screens = set()
+    for _ in range(200000):
+        step()
+        st = d.app.status()
+        screens.add(st["screen"])
+        if st["screen"] == "match_end":
+            break
+        if st["screen"] == "table":
+            if st.get("legal") and not st.get("holding"):
+                d.rig.keys.tap("A", 20)
+        elif rng.random() < 0.1:
+            d.rig.keys.tap("A", 20)  # the breakdown: on to the next hand (it waits for the link's deal)
+    assert d.app.status()["screen"] == "match_end", (screens, d.app.status())
+    for _ in range(300):
+        step()
+    assert m.over and guest.phase == G.OVER and guest.match.over
+    assert host.lock.hands_done == guest.hands_done == len(m.history) >= 2
+    assert [bytes(h[1]) for h in m.history] == [bytes(h[1]) for h in guest.match.history]  # the link's decks
+    assert list(m.totals) == list(reversed(guest.match.totals))  # the guest counts from its own seat

@@ -97,6 +97,8 @@ class App(GameFlow):
         self.sound = Sound(hw.buzzer)
         self.bots = [None, None, None, None]  # type: list
         self.outside_bots = {}  # seat -> bot or factory: see seat_bot()
+        self.link = None  # type: object  # a pisti_app.remote.LinkPlay in a link game (L-3: it deals)
+        self._want_next = False  # the next hand asked for, its link deal not come yet
         self.session = None  # type: pisti_app.session.GameSession | None
         self.kept = None  # type: pisti_app.games.Kept | None  # a game left to Continue (games.Kept), saved in nvm
         self.refreshes = 0
@@ -198,6 +200,8 @@ class App(GameFlow):
             self.stack[-1].handle(code)
         del codes[:]
         self.stack[-1].tick(self.now)
+        if self.link is not None:
+            self.tick_link(now)
         nxt = self._next
         if nxt is not None:  # a screen change asked for: now that no screen code runs
             self._next = None

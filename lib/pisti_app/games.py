@@ -224,6 +224,8 @@ class GameFlow:
         s = self.session
         if _CHECKING:
             assert s
+        if self.link is not None:
+            self.link.tick(self.now, s.hand, b"", False)  # the hand's last actions go out first
         s.end_hand()
         if s.over:
             if s.rated:
@@ -231,7 +233,7 @@ class GameFlow:
                 s.outcome = match_outcome(s.game, s.players, s.match.totals, 0)  # T-2
                 self._rank(s, s.outcome)
             self.saves.end()
-        else:
+        elif s.hand is not None:  # (a link game's next deal comes from the link: saved then)
             self.saves.start(s)
         self.later(self._hand_end)
 
@@ -242,8 +244,31 @@ class GameFlow:
 
     def next_hand(self):  # type: (pisti_app.app.App) -> None
         """From the breakdown: the next hand's table, or the match end (built
-        once the breakdown is gone: :meth:`later`)."""
+        once the breakdown is gone: :meth:`later`). In a link game the next
+        hand waits for the link's deal (L-3): :meth:`tick_link`."""
+        s = self.session
+        if s is not None and self.link is not None and not s.over and s.hand is None:
+            self._want_next = True
+            self.tick_link(self.now)
+            return
         self.later(self._next_hand)
+
+    def tick_link(self, now):  # type: (pisti_app.app.App, int) -> None
+        """Run the link of a link game: send what this console decided (the
+        table's hand and its queue), and deal the next hand once the link
+        has (L-3) and the person asked for it."""
+        s = self.session
+        lk = self.link
+        top = self.stack[0] if self.stack else None
+        queued = bytes(getattr(top, "queue", None) or b"")
+        lk.tick(now, s.hand if s is not None else None, queued)
+        if self._want_next and s is not None and s.hand is None and not s.over:
+            deck = lk.deck(s.hands_done)
+            if deck is not None:
+                self._want_next = False
+                s.deal_from(deck)
+                self.saves.start(s)
+                self.later(self._next_hand)
 
     def _next_hand(self):  # type: (pisti_app.app.App) -> None
         s = self.session
@@ -263,6 +288,12 @@ class GameFlow:
 
     def _end_match(self):  # type: (pisti_app.app.App) -> None
         self.session = None
+        if self.link is not None:
+            self.link = None
+            self.outside_bots = {}  # the remote seats
+            self.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_core.linkgame", "pisti_core.linkproto",
+                        "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe")
+        self._want_next = False
         self.bots = [None, None, None, None]
         self.main_menu()
 
