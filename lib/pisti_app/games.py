@@ -259,9 +259,19 @@ class GameFlow:
         has (L-3) and the person asked for it."""
         s = self.session
         lk = self.link
+        if _CHECKING:
+            assert lk
         top = self.stack[0] if self.stack else None
         queued = bytes(getattr(top, "queue", None) or b"")
         lk.tick(now, s.hand if s is not None else None, queued)
+        secs = -1
+        if lk.status(now) == "waiting":  # L-7: the other console is silent: say so, with L-8's countdown
+            secs = lk.lock.left_ms(now) // 1000
+        if secs != self._link_secs:
+            self._link_secs = secs
+            scr = self.stack[-1] if self.stack else None
+            if secs >= 0 and scr is not None and hasattr(scr, "say"):
+                scr.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
         if self._want_next and s is not None and s.hand is None and not s.over:
             deck = lk.deck(s.hands_done)
             if deck is not None:
