@@ -170,6 +170,7 @@ class GameFlow:
         self._close_table()
         self.kept = Kept(s)  # the game itself is in the saves
         self.session = None
+        self.drop_link()
         self.bots = [None, None, None, None]
         self.main_menu()
 
@@ -180,6 +181,7 @@ class GameFlow:
             assert self.session
         self._leave(self.session)
         self.session = None
+        self.drop_link()
         self.bots = [None, None, None, None]
         self.main_menu()
 
@@ -298,7 +300,15 @@ class GameFlow:
 
     def _end_match(self):  # type: (pisti_app.app.App) -> None
         self.session = None
-        if self.link is not None:
+        self.drop_link()
+
+    def drop_link(self):  # type: (pisti_app.app.App) -> None
+        """The link game is over or left: say goodbye, forget the remote seats
+        and unload the link code."""
+        lk = self.link
+        if lk is not None:
+            lk.lock.leave()
+            lk.lock.poll(self.now)  # (the goodbye goes out if the line is free)
             self.link = None
             self.outside_bots = {}  # the remote seats
             self.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_core.linkgame", "pisti_core.linkproto",
