@@ -203,7 +203,7 @@ class App(GameFlow):
         del codes[:]
         self.stack[-1].tick(self.now)
         if self.link is not None:
-            self.tick_link(now)
+            self.link.app_tick(self, now)
         nxt = self._next
         if nxt is not None:  # a screen change asked for: now that no screen code runs
             self._next = None

@@ -247,40 +247,13 @@ class GameFlow:
     def next_hand(self):  # type: (pisti_app.app.App) -> None
         """From the breakdown: the next hand's table, or the match end (built
         once the breakdown is gone: :meth:`later`). In a link game the next
-        hand waits for the link's deal (L-3): :meth:`tick_link`."""
+        hand waits for the link's deal (L-3): ``LinkPlay.app_tick``."""
         s = self.session
         if s is not None and self.link is not None and not s.over and s.hand is None:
             self._want_next = True
-            self.tick_link(self.now)
+            self.link.app_tick(self, self.now)
             return
         self.later(self._next_hand)
-
-    def tick_link(self, now):  # type: (pisti_app.app.App, int) -> None
-        """Run the link of a link game: send what this console decided (the
-        table's hand and its queue), and deal the next hand once the link
-        has (L-3) and the person asked for it."""
-        s = self.session
-        lk = self.link
-        if _CHECKING:
-            assert lk
-        top = self.stack[0] if self.stack else None
-        queued = bytes(getattr(top, "queue", None) or b"")
-        lk.tick(now, s.hand if s is not None else None, queued)
-        secs = -1
-        if lk.status(now) == "waiting":  # L-7: the other console is silent: say so, with L-8's countdown
-            secs = lk.lock.left_ms(now) // 1000
-        if secs != self._link_secs:
-            self._link_secs = secs
-            scr = self.stack[-1] if self.stack else None
-            if secs >= 0 and scr is not None and hasattr(scr, "say"):
-                scr.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
-        if self._want_next and s is not None and s.hand is None and not s.over:
-            deck = lk.deck(s.hands_done)
-            if deck is not None:
-                self._want_next = False
-                s.deal_from(deck)
-                self.saves.start(s)
-                self.later(self._next_hand)
 
     def _next_hand(self):  # type: (pisti_app.app.App) -> None
         s = self.session
@@ -301,21 +274,13 @@ class GameFlow:
     def _end_match(self):  # type: (pisti_app.app.App) -> None
         self.session = None
         self.drop_link()
-
-    def drop_link(self):  # type: (pisti_app.app.App) -> None
-        """The link game is over or left: say goodbye, forget the remote seats
-        and unload the link code."""
-        lk = self.link
-        if lk is not None:
-            lk.lock.leave()
-            lk.lock.poll(self.now)  # (the goodbye goes out if the line is free)
-            self.link = None
-            self.outside_bots = {}  # the remote seats
-            self.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_core.linkgame", "pisti_core.linkproto",
-                        "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe")
-        self._want_next = False
         self.bots = [None, None, None, None]
         self.main_menu()
+
+    def drop_link(self):  # type: (pisti_app.app.App) -> None
+        """The link game is over or left (:meth:`pisti_app.remote.LinkPlay.close`)."""
+        if self.link is not None:
+            self.link.close(self)
 
     def _rank(self, s, outcome):  # type: (pisti_app.app.App, Kept | pisti_app.session.GameSession, object) -> None
         """Record a rated result (T-1) under the game, players and bot level;
