@@ -155,3 +155,173 @@ def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(dev
     gh = guest.match.history[0] if guest.match.history else None
     assert gh is not None and bytes(gh[2]) == bytes(hand.actions) and moves >= 10
     assert host.lock.hands_done == 1 and guest.hands_done == 1
+
+
+def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, quick_gc):  # noqa: F811
+    """The real app hosts a Pişti 2p link match to its end: after each hand
+    the app waits for the link's deal (L-3) -- it never deals by itself --
+    and both consoles finish the match with the same hands and totals."""
+    from pisti_app.remote import LinkPlay
+    from pisti_app.session import GameSession
+    d = device()
+    d.first_frame()
+    clock = lambda: d.rig.clock.ticks_ms()  # noqa: E731
+    cable = Cable(lambda: d.rig.clock.now_ms, loss=0.01, seed=4)
+    s = P.Setup("pisti", 2, 101, False, 1, [None, None])
+    host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", clock(), s, LEVELS))
+    guest = G.Lockstep(cable.b, P.GUEST, "t", clock(), None, LEVELS)
+    rng = random.Random(7)
+    d.app.link = host
+
+    def step():
+        d.app.tick()
+        d.rig.clock.advance(10)
+        now = clock()
+        if d.app.session is None:
+            host.tick(now, None)
+        guest.poll(now)
+        if guest.phase == G.OFFERED:
+            guest.answer(True)
+        if guest.to_act() >= 0 and rng.random() < 0.3:
+            guest.act(rng.choice(guest.match.hand.legal()))
+
+    for _ in range(3000):
+        step()
+        if host.lock.phase == G.PLAY:
+            break
+    m = Match("pisti", 2, 101, host.lock.match.first_dealer)
+    m.deal(host.deck(0))
+    d.app.seat_bot(1, host.seat)
+    sess = GameSession(m, [None, None], False)
+    sess.linked = True
+    d.app.play_session(sess)
+    screens = set()
+    for _ in range(200000):
+        step()
+        st = d.app.status()
+        screens.add(st["screen"])
+        if st["screen"] == "match_end":
+            break
+        if st["screen"] == "table":
+            if st.get("legal") and not st.get("holding"):
+                d.rig.keys.tap("A", 20)
+        elif rng.random() < 0.1:
+            d.rig.keys.tap("A", 20)  # the breakdown: on to the next hand (it waits for the link's deal)
+    assert d.app.status()["screen"] == "match_end", (screens, d.app.status())
+    for _ in range(300):
+        step()
+    assert m.over and guest.phase == G.OVER and guest.match.over
+    assert host.lock.hands_done == guest.hands_done == len(m.history) >= 2
+    assert [bytes(h[1]) for h in m.history] == [bytes(h[1]) for h in guest.match.history]  # the link's decks
+    assert list(m.totals) == list(reversed(guest.match.totals))  # the guest counts from its own seat
+
+
+def test_L2_link_play_from_the_main_menu_host_and_join(device, quick_gc):  # noqa: F811
+    """Main menu > Link play > Host: the app offers the New game rows' game
+    on the cable (busio.UART, the shim's end) and sits down at the link's
+    first deal once the guest joins; Join shows the offer (A joins, B
+    declines, back to the menu)."""
+    from tools.shims import uart
+    from pisti_core.linkproto import Setup
+    d = device()
+    d.first_frame()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    guest = G.Lockstep(cable.b, P.GUEST, "pisti", d.rig.clock.ticks_ms(), None, LEVELS)
+    d.press("A")  # past the splash
+    d.menu_to("link_play")
+    d.press("A")
+    assert d.app.status()["menu"] == ["link_host", "link_join"]
+    d.press("A")  # Host
+    for _ in range(600):
+        d.run(10)
+        guest.poll(d.rig.clock.ticks_ms())
+        if guest.phase == G.OFFERED:
+            guest.answer(True)
+        if d.app.status()["screen"] == "table":
+            break
+    st = d.app.status()
+    assert st["screen"] == "table" and d.app.session.linked
+    assert bytes(d.app.session.hand.deck) == bytes(guest.match.hand.deck)  # L-3: the link's deal
+    assert isinstance(guest.setup, Setup) and guest.setup.game == d.app.prefs["game"]
+    d.press("B")  # the game menu
+    d.menu_to("leave")
+    d.press("A")
+    if d.app.status()["screen"] == "confirm":  # a rated game: the cost of leaving (T-4)
+        d.press("A")
+    assert d.app.status()["screen"] == "menu" and d.app.link is None and not d.app.outside_bots
+
+
+def test_L2_join_shows_the_offer_and_b_declines(device, quick_gc):  # noqa: F811
+    from tools.shims import uart
+    d = device()
+    d.first_frame()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.b)
+    s = P.Setup("yedili", 3, 101, False, 1, [None, None, "usta"])
+    host = G.Lockstep(cable.a, P.HOST, "pisti", d.rig.clock.ticks_ms(), s, LEVELS)
+    d.press("A")  # past the splash
+    d.menu_to("link_play")
+    d.press("A")
+    d.menu_to("link_join")
+    d.press("A")
+    for _ in range(300):
+        d.run(10)
+        host.poll(d.rig.clock.ticks_ms())
+        if d.app.status()["screen"] == "confirm":
+            break
+    st = d.app.status()
+    assert st["screen"] == "confirm" and "3" in " ".join(st["lines"]), st  # the offer: Pis Yedili, 3 players
+    d.press("B")  # declines
+    for _ in range(50):
+        d.run(10)
+        host.poll(d.rig.clock.ticks_ms())
+    assert host.phase == G.DECLINED and d.app.status()["screen"] == "menu" and d.app.link is None
+
+
+def test_L7_a_silent_link_shows_the_countdown_and_play_goes_on_at_the_same_ply(device, quick_gc):  # noqa: F811
+    """The cable pulled in a link hand: after L-7's 2 s the table says the
+    other console is missing with L-8's countdown (2:5x); plugged back, the
+    hand goes on from the same ply."""
+    from tools.shims import uart
+    d = device()
+    d.first_frame()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    guest = G.Lockstep(cable.b, P.GUEST, "pisti", d.rig.clock.ticks_ms(), None, LEVELS)
+    rng = random.Random(2)
+    d.press("A")
+    d.menu_to("link_play")
+    d.press("A")
+    d.press("A")  # Host
+
+    def step():
+        d.run(10)
+        guest.poll(d.rig.clock.ticks_ms())
+        if guest.phase == G.OFFERED:
+            guest.answer(True)
+        if guest.to_act() >= 0 and not cable.cut and rng.random() < 0.3:
+            guest.act(rng.choice(guest.match.hand.legal()))
+
+    for _ in range(2000):
+        step()
+        st = d.app.status()
+        if st["screen"] == "table" and st.get("legal") and not st.get("holding") and st["ply"] >= 2:
+            break
+    ply = d.app.status()["ply"]
+    cable.cut = True
+    for _ in range(350):  # 3.5 s
+        step()
+    st = d.app.status()
+    assert st["message"].startswith("Other console? 2:5"), st
+    assert st["ply"] == ply
+    cable.cut = False
+    for _ in range(3000):
+        step()
+        st = d.app.status()
+        if st["screen"] != "table" or st["ply"] >= ply + 4:
+            break
+        if st.get("legal") and not st.get("holding"):
+            d.rig.keys.tap("A", 20)
+    assert st["screen"] != "table" or st["ply"] >= ply + 4, st
+    assert bytes(guest.match.hand.actions[0:ply]) == bytes(d.app.session.hand.actions[0:ply])

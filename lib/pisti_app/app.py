@@ -49,6 +49,7 @@ _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its 
 if _CHECKING:  # (names the board has interned already: an import here costs nothing)
     import pisti_app.games
     import pisti_app.session
+    import pisti_app.remote
 
 # Modules only the menus use: unloaded while a table is shown.
 _MENU_MODULES = ("pisti_app.menus", "pisti_app.menu", "pisti_app.info", "pisti_app.confirm",
@@ -97,6 +98,9 @@ class App(GameFlow):
         self.sound = Sound(hw.buzzer)
         self.bots = [None, None, None, None]  # type: list
         self.outside_bots = {}  # seat -> bot or factory: see seat_bot()
+        self.link = None  # type: pisti_app.remote.LinkPlay | None  # a pisti_app.remote.LinkPlay in a link game (L-3: it deals)
+        self._want_next = False  # the next hand asked for, its link deal not come yet
+        self._link_secs = -1  # L-7: the countdown shown while the link is silent
         self.session = None  # type: pisti_app.session.GameSession | None
         self.kept = None  # type: pisti_app.games.Kept | None  # a game left to Continue (games.Kept), saved in nvm
         self.refreshes = 0
@@ -198,6 +202,8 @@ class App(GameFlow):
             self.stack[-1].handle(code)
         del codes[:]
         self.stack[-1].tick(self.now)
+        if self.link is not None:
+            self.link.app_tick(self, now)
         nxt = self._next
         if nxt is not None:  # a screen change asked for: now that no screen code runs
             self._next = None

@@ -170,6 +170,7 @@ class GameFlow:
         self._close_table()
         self.kept = Kept(s)  # the game itself is in the saves
         self.session = None
+        self.drop_link()
         self.bots = [None, None, None, None]
         self.main_menu()
 
@@ -180,6 +181,7 @@ class GameFlow:
             assert self.session
         self._leave(self.session)
         self.session = None
+        self.drop_link()
         self.bots = [None, None, None, None]
         self.main_menu()
 
@@ -224,6 +226,8 @@ class GameFlow:
         s = self.session
         if _CHECKING:
             assert s
+        if self.link is not None:
+            self.link.tick(self.now, s.hand, b"", False)  # the hand's last actions go out first
         s.end_hand()
         if s.over:
             if s.rated:
@@ -231,7 +235,7 @@ class GameFlow:
                 s.outcome = match_outcome(s.game, s.players, s.match.totals, 0)  # T-2
                 self._rank(s, s.outcome)
             self.saves.end()
-        else:
+        elif s.hand is not None:  # (a link game's next deal comes from the link: saved then)
             self.saves.start(s)
         self.later(self._hand_end)
 
@@ -242,7 +246,13 @@ class GameFlow:
 
     def next_hand(self):  # type: (pisti_app.app.App) -> None
         """From the breakdown: the next hand's table, or the match end (built
-        once the breakdown is gone: :meth:`later`)."""
+        once the breakdown is gone: :meth:`later`). In a link game the next
+        hand waits for the link's deal (L-3): ``LinkPlay.app_tick``."""
+        s = self.session
+        if s is not None and self.link is not None and not s.over and s.hand is None:
+            self._want_next = True
+            self.link.app_tick(self, self.now)
+            return
         self.later(self._next_hand)
 
     def _next_hand(self):  # type: (pisti_app.app.App) -> None
@@ -263,8 +273,14 @@ class GameFlow:
 
     def _end_match(self):  # type: (pisti_app.app.App) -> None
         self.session = None
+        self.drop_link()
         self.bots = [None, None, None, None]
         self.main_menu()
+
+    def drop_link(self):  # type: (pisti_app.app.App) -> None
+        """The link game is over or left (:meth:`pisti_app.remote.LinkPlay.close`)."""
+        if self.link is not None:
+            self.link.close(self)
 
     def _rank(self, s, outcome):  # type: (pisti_app.app.App, Kept | pisti_app.session.GameSession, object) -> None
         """Record a rated result (T-1) under the game, players and bot level;

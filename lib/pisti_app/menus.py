@@ -48,7 +48,7 @@ class Menus:
         items = []
         if self.app.kept is not None:
             items.append(Item("continue", t("continue")))
-        for k in ("new_game", "rankings", "settings", "rules", "about"):
+        for k in ("new_game", "rankings", "settings", "rules", "about", "link_play"):
             items.append(Item(k, t(k)))
         return items
 
@@ -139,6 +139,9 @@ class Menus:
                 app.later(app.continue_game)  # built once the menu is gone
             elif k == "new_game":
                 app.push(self.new_game())
+            elif k == "link_play":  # L-2: host the New game rows' game, or join one
+                app.push(ListMenu(app, "link", t("link_play"),
+                                  [Item("link_host", t("link_host")), Item("link_join", t("link_join"))], self))
             elif k == "settings":
                 app.push(self.settings())
             elif k == "rules":
@@ -167,6 +170,9 @@ class Menus:
         elif n == "rules":
             from pisti_app import info
             app.push(info.rules_pages(app, k))
+        elif n == "link":
+            from pisti_app import linkmenu
+            app.later(linkmenu.host if k == "link_host" else linkmenu.join, app)
 
     def menu_confirm(self, menu):
         """OK on a value row (and Start): Settings keep and go back, New game

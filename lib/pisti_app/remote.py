@@ -128,6 +128,43 @@ class LinkPlay:
                 break
             n = len(lk.match.hand.actions)
 
+    def app_tick(self, app, now):
+        """Run the link of the app's link game: send what this console decided
+        (the table's hand and its queue), deal the next hand once the link
+        has (L-3) and the person asked for it, and say so while the other
+        console is silent (L-7, with L-8's countdown)."""
+        s = app.session
+        top = app.stack[0] if app.stack else None
+        queued = bytes(getattr(top, "queue", None) or b"")
+        self.tick(now, s.hand if s is not None else None, queued)
+        if app._want_next and s is not None and s.hand is None and not s.over:
+            deck = self.deck(s.hands_done)
+            if deck is not None:
+                app._want_next = False
+                s.deal_from(deck)
+                app.saves.start(s)
+                app.later(app._next_hand)
+        secs = -1
+        if self.status(now) == "waiting":
+            secs = self.lock.left_ms(now) // 1000
+        if secs != app._link_secs:
+            app._link_secs = secs
+            scr = app.stack[-1] if app.stack else None
+            if secs >= 0 and scr is not None and hasattr(scr, "say"):
+                from pisti_app import strings
+                scr.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
+
+    def close(self, app):
+        """The link game is over or left: say goodbye, give the remote seats
+        back, unload the link code."""
+        self.lock.leave()
+        self.lock.poll(app.now)  # (the goodbye goes out if the line is free)
+        app.link = None
+        app.outside_bots = {}
+        app._want_next = False
+        app.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_core.linkgame", "pisti_core.linkproto",
+                   "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe")
+
     def deck(self, hands_done):
         """The deck of hand ``hands_done`` once the link has dealt it, else None."""
         lk = self.lock

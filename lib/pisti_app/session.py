@@ -70,6 +70,7 @@ class GameSession:
         self.base = base
         self.last = None  # the hand just finished, for the end-of-hand screen
         self.outcome = None  # type: tuple | None  # (points, result) once a rated match is over (T-2)
+        self.linked = False  # a link game: the link deals each hand (L-3), see deal_from()
 
     @classmethod
     def new(cls, game, players, levels, target=None, below=None, rated=False, number=0):
@@ -130,9 +131,15 @@ class GameSession:
         m = self.match
         self.last = m.hand
         pts = m.end_hand()
-        if not m.over:
+        if not m.over and not self.linked:
             m.deal()
         return pts
+
+    def deal_from(self, deck):
+        """A link game's next hand, from the deck both consoles drew (L-3)."""
+        if self.match.hand is not None or self.match.over:
+            raise ValueError("no hand to deal: one is in play or the match is over")
+        self.match.deal(deck)
 
     def undo(self):
         """Take the hand in play back to the person's previous decision (by

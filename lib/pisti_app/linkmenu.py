@@ -1,0 +1,142 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.linkmenu`
+====================
+
+Link play from the main menu (RULES.md L-1, L-2): Host offers the game set
+up in the New game rows (the guest sits at seat 1, or at 2 -- the host's
+partner -- in a Pişti 4p; bots in the other seats); Join waits for an offer,
+shows it, and joins (A) or declines (B). Loaded only when chosen; the link
+modules go with it when the link game ends (:meth:`App._end_match`).
+"""
+
+from pisti_app import strings
+from pisti_app.confirm import Confirm
+
+LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
+FIRMWARE = "pisti"
+
+
+class LinkWait(Confirm):
+    """Waiting for the other console (any key gives up): runs the link and
+    moves on when it has something to show."""
+
+    name = "link"
+
+    def __init__(self, app, text):
+        t = strings.t
+        super().__init__(app, t("link_play"), text, self.cancel, t("keys_ok"))
+        self.asked = False
+
+    def cancel(self):
+        quit_link(self.app)
+
+    def tick(self, now):
+        app = self.app
+        lk = app.link.lock
+        app.link.tick(now, None)
+        from pisti_core import linkgame as G
+        if lk.phase == G.PLAY:
+            app.later(start_link_game, app)
+        elif lk.phase == G.OFFERED and not self.asked:
+            self.asked = True
+            s = lk.setup
+            t = strings.t
+            text = t("link_offer") % (t(s.game), s.players, s.target, t("rated") if s.rated else t("practice"))
+            app.ask(t("link_play"), text, lambda: _join(app), t("keys_new"), lambda: _decline(app))
+        elif lk.phase == G.DECLINED and self.asked:  # this console declined: once the host has heard it
+            if lk.chan.idle() or self.asked > 100:
+                quit_link(app)
+            self.asked += 1
+        elif lk.phase in (G.FAILED, G.DECLINED) or lk.unanswered(now):
+            app.later(_fail, app, strings.t("link_failed"))
+
+
+def _join(app):
+    app.link.lock.answer(True)
+    app.pop()
+
+
+def _decline(app):
+    app.link.lock.answer(False)
+    app.pop()  # the waiting screen sends the answer, then goes
+
+
+def _fail(app, text):
+    quit_link(app)
+    app.ask(strings.t("link_play"), text, app.pop, strings.t("keys_ok"))
+
+
+def quit_link(app):
+    """Give the link up: back to the main menu."""
+    app.link = None
+    app.forget("pisti_app.remote", "pisti_core.linkgame", "pisti_core.linkproto", "pisti_core.linkchan",
+               "pisti_core.linkrx", "pisti_core.linkframe", "pisti_app.linkmenu")
+    app.later(app.main_menu)
+
+
+def _open(app, uart):
+    from pisti_app import remote
+    if uart is None:
+        try:
+            uart = remote.open_uart()
+        except (ValueError, ImportError, AttributeError) as e:
+            app.ask(strings.t("link_play"), str(e), app.pop, strings.t("keys_ok"))
+            return None
+    return uart
+
+
+def host(app, uart=None):
+    """Host: offer the New game rows' game to the console on the cable."""
+    uart = _open(app, uart)
+    if uart is None:
+        return
+    from pisti_app import remote
+    from pisti_core import linkproto as P
+    p = app.prefs
+    n = p["players"]
+    guest = 2 if p["game"] == "pisti" and n == 4 else 1
+    levels = [None]
+    k = 0
+    for seat in range(1, n):
+        if seat == guest:
+            levels.append(None)
+        else:
+            levels.append(p["seats"][k])
+            k += 1
+    setup = P.Setup(p["game"], n, p["target"] if p["game"] == "pisti" else None, p["rated"], guest, levels)
+    app.link = remote.host(uart, FIRMWARE, app.now, setup, LEVELS)
+    app.push(LinkWait(app, strings.t("link_wait")))
+
+
+def join(app, uart=None):
+    """Join: wait for the host's offer."""
+    uart = _open(app, uart)
+    if uart is None:
+        return
+    from pisti_app import remote
+    app.link = remote.guest(uart, FIRMWARE, app.now, LEVELS)
+    app.push(LinkWait(app, strings.t("link_wait")))
+
+
+def start_link_game(app):
+    """Both joined, the first hand dealt by the link (L-3): sit down."""
+    from pisti_app.session import GameSession
+    from pisti_core.match import Match
+    link = app.link
+    lk = link.lock
+    s = lk.setup
+    app.release()
+    app.drop_menus()
+    levels = []
+    for seat in range(s.players):
+        lv = s.levels[(seat + lk.rot) % s.players]
+        levels.append(None if seat == 0 else (lv if lv in ("acemi", "kalfa", "usta") else "acemi"))
+    m = Match(s.game, s.players, s.target, lk.match.first_dealer)
+    m.deal(link.deck(0))
+    sess = GameSession(m, levels, s.rated)
+    sess.linked = True
+    for seat in link.remote_seats():
+        app.outside_bots[seat] = link.seat
+    app.play_session(sess)
