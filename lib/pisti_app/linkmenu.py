@@ -34,6 +34,8 @@ class LinkWait(Confirm):
 
     def tick(self, now):
         app = self.app
+        if app.link is None:  # given up (a key, a failure): the main menu is on its way
+            return
         lk = app.link.lock
         app.link.tick(now, None)
         from pisti_core import linkgame as G
@@ -54,12 +56,14 @@ class LinkWait(Confirm):
 
 
 def _join(app):
-    app.link.lock.answer(True)
+    if app.link is not None:
+        app.link.lock.answer(True)
     app.pop()
 
 
 def _decline(app):
-    app.link.lock.answer(False)
+    if app.link is not None:
+        app.link.lock.answer(False)
     app.pop()  # the waiting screen sends the answer, then goes
 
 
