@@ -4,6 +4,8 @@
 import os
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
@@ -26,3 +28,19 @@ def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argu
         return len(LONG_FIRST)
 
     items.sort(key=rank)
+
+
+@pytest.fixture(autouse=True)
+def _keys_read_the_shims_keypad():
+    """A test that imports ``pisti_app.keys`` with no rig installed binds it to
+    Blinka's own ``keypad``; the next simulated console in the same process
+    (pytest-xdist gives each worker its own order) then mixes two Event
+    classes. Such a module is forgotten after the test, to be imported again
+    under the next rig."""
+    yield
+    keys = sys.modules.get("pisti_app.keys")
+    if keys is not None and getattr(getattr(keys, "keypad", None), "__name__", "") != "tools.shims.keypad":
+        del sys.modules["pisti_app.keys"]
+        package = sys.modules.get("pisti_app")
+        if package is not None and getattr(package, "keys", None) is keys:
+            delattr(package, "keys")
