@@ -146,7 +146,7 @@ class LinkPlay:
                 app.later(app._next_hand)
         secs = -1
         st = self.status(now)
-        if st == "gone" and s is not None and s.linked:
+        if st == "gone" and s is not None and s.linked and not s.over:
             self.gone(app)
             return
         if st == "waiting":
@@ -172,10 +172,17 @@ class LinkPlay:
             app.leave_rated()  # ranks (T-4), drops the link (close), main menu
             app.ask(t("link_play"), t("link_gone") + "\n" + cost, app.main_menu, t("keys_ok"))
             return
+        want = app._want_next
         self.close(app)
         s.linked = False  # the next hands are dealt here
+        yes = app.pop
+        if s.hand is None:  # between hands: the next deal is this console's now
+            s.match.deal()
+            app.saves.start(s)
+            if want:  # (the breakdown was left already: A sits down at the next hand)
+                yes = lambda: app.later(app._next_hand)  # noqa: E731
         app._make_bots()  # the seats the link took: bots at the session's levels
-        app.ask(t("link_play"), t("link_gone") + "\n" + t("link_gone_bot"), app.pop, t("keys_bot"),
+        app.ask(t("link_play"), t("link_gone") + "\n" + t("link_gone_bot"), yes, t("keys_bot"),
                 lambda: _end(app))
 
     def close(self, app):
