@@ -325,3 +325,95 @@ def test_L7_a_silent_link_shows_the_countdown_and_play_goes_on_at_the_same_ply(d
             d.rig.keys.tap("A", 20)
     assert st["screen"] != "table" or st["ply"] >= ply + 4, st
     assert bytes(guest.match.hand.actions[0:ply]) == bytes(d.app.session.hand.actions[0:ply])
+
+
+def _link_hand(d, cable, guest, rated):
+    """Host a link hand from the main menu; a step of both consoles."""
+    rng = random.Random(5)
+    d.app.prefs["rated"] = rated
+    d.press("A")
+    d.menu_to("link_play")
+    d.press("A")
+    d.press("A")  # Host
+
+    def step():
+        d.run(10)
+        guest.poll(d.rig.clock.ticks_ms())
+        if guest.phase == G.OFFERED:
+            guest.answer(True)
+        if guest.to_act() >= 0 and not cable.cut and rng.random() < 0.3:
+            guest.act(rng.choice(guest.match.hand.legal()))
+
+    for _ in range(2000):
+        step()
+        st = d.app.status()
+        if st["screen"] == "table" and st["ply"] >= 1:
+            break
+    assert d.app.status()["screen"] == "table" and d.app.link is not None
+    return step
+
+
+@pytest.mark.parametrize("rated", [True, False])
+def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(device, quick_gc, rated):  # noqa: F811
+    """L-8: a cut of 2:55 (plugged back) changes nothing; a cut of over 3:00
+    ends the link game: rated, this console records T-4's leaving (the first
+    hand: a loss, -1) and says so; practice, a bot is offered for the seat.
+    Either way the link is closed and its modules unloaded."""
+    from tools.shims import uart
+    d = device()
+    d.first_frame()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    guest = G.Lockstep(cable.b, P.GUEST, "pisti", d.rig.clock.ticks_ms(), None, LEVELS)
+    step = _link_hand(d, cable, guest, rated)
+    game, players = d.app.session.game, d.app.session.players
+    before = d.app.rankings.get(game, players, "acemi")
+    cable.cut = True
+    for _ in range(300):
+        step()
+    d.rig.clock.advance(172000)  # 2:55 silent in all
+    for _ in range(30):
+        step()
+    st = d.app.status()
+    assert st["screen"] == "table" and d.app.link is not None, st["lines"]
+    assert st["message"].startswith("Other console? 0:0"), st
+    cable.cut = False
+    for _ in range(300):
+        step()
+    assert d.app.link is not None and d.app.link.status(d.app.now) == "ok"
+    assert d.app.rankings.get(game, players, "acemi") == before
+    forgot = []
+    d.app.forget = lambda *names: forgot.extend(names)  # (CPython's forget keeps them)
+    cable.cut = True
+    for _ in range(300):
+        step()
+    d.rig.clock.advance(178000)  # 3:01 silent
+    for _ in range(30):
+        step()
+    st = d.app.status()
+    assert st["screen"] == "confirm", st
+    text = " ".join(st["lines"])
+    assert "gone for over 3 minutes" in text, st
+    assert d.app.link is None and not d.app.outside_bots
+    assert "pisti_app.remote" in forgot and "pisti_core.linkgame" in forgot  # (a device unloads them)
+    d.run(1000)  # (the notice takes keys after its delay)
+    if d.app.nap:  # (3 minutes without a key: the screen sleeps, a key wakes it)
+        d.press("A")
+    if rated:
+        assert "a loss (-1)" in text, st  # T-4: the first hand
+        after = d.app.rankings.get(game, players, "acemi")
+        assert after[0] == before[0] + 1 and after[3] == before[3] + 1 and after[4] == before[4] - 1
+        d.press("A")
+        assert d.app.status()["screen"] == "menu", d.app.status()
+    else:
+        assert d.app.rankings.get(game, players, "acemi") == before
+        d.press("A")  # a bot takes the missing seat: the hand goes on here
+        ply = d.app.status()["ply"]
+        for _ in range(3000):
+            d.run(10)
+            st = d.app.status()
+            if st["screen"] != "table" or st["ply"] >= ply + 4:
+                break
+            if st.get("legal") and not st.get("holding"):
+                d.rig.keys.tap("A", 20)
+        assert st["screen"] != "table" or st["ply"] >= ply + 4, st

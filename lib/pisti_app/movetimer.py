@@ -56,8 +56,8 @@ class MoveTimer:
             return
         limit = self.app.prefs["timer"]
         table = self._table()
-        if table is None or table.holding or not table.my_turn():
-            self._stop(limit)
+        if table is None or table.holding or not table.my_turn() or self.app._link_secs >= 0:
+            self._stop(limit)  # (L-7: not while the link is lost; it starts again when heard)
             return
         hand, ply = s.hand_no, s.hand.ply
         if not self.running or hand != self._hand or ply != self._ply:

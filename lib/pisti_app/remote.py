@@ -145,7 +145,11 @@ class LinkPlay:
                 app.saves.start(s)
                 app.later(app._next_hand)
         secs = -1
-        if self.status(now) == "waiting":
+        st = self.status(now)
+        if st == "gone" and s is not None and s.linked and not s.over:
+            self.gone(app)
+            return
+        if st == "waiting":
             secs = self.lock.left_ms(now) // 1000
         if secs != app._link_secs:
             app._link_secs = secs
@@ -153,6 +157,33 @@ class LinkPlay:
             if secs >= 0 and scr is not None and hasattr(scr, "say"):
                 from pisti_app import strings
                 scr.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
+
+    def gone(self, app):
+        """L-8: the link lost for more than 3 minutes ends the link game. Rated:
+        this console's person is ranked as leaving now (T-4, the code path of
+        Exit), the link closed, the main menu under the notice. Practice: the
+        link closed and a bot offered for the missing seat (A), or the end."""
+        from pisti_app import strings
+        t = strings.t
+        s = app.session
+        app._link_secs = -1
+        if s.rated:
+            cost = app.leave_cost()[1]
+            app.leave_rated()  # ranks (T-4), drops the link (close), main menu
+            app.ask(t("link_play"), t("link_gone") + "\n" + cost, app.main_menu, t("keys_ok"))
+            return
+        want = app._want_next
+        self.close(app)
+        s.linked = False  # the next hands are dealt here
+        yes = app.pop
+        if s.hand is None:  # between hands: the next deal is this console's now
+            s.match.deal()
+            app.saves.start(s)
+            if want:  # (the breakdown was left already: A sits down at the next hand)
+                yes = lambda: app.later(app._next_hand)  # noqa: E731
+        app._make_bots()  # the seats the link took: bots at the session's levels
+        app.ask(t("link_play"), t("link_gone") + "\n" + t("link_gone_bot"), yes, t("keys_bot"),
+                lambda: _end(app))
 
     def close(self, app):
         """The link game is over or left: say goodbye, give the remote seats
@@ -185,6 +216,14 @@ class LinkPlay:
         if lk.lost(now):
             return "waiting"
         return "ok"
+
+
+def _end(app):
+    """L-8, practice: the game ends (dropped from the saves), the main menu."""
+    app.saves.end()
+    app.session = None
+    app.bots = [None, None, None, None]
+    app.main_menu()
 
 
 def host(port, firmware, now, setup, levels):
