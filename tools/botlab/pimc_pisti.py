@@ -210,15 +210,9 @@ def world(obs, rng, weights=None, skel=None):
     return st
 
 
-def fast_card(st):
-    """The clairvoyant rollout policy: take a pişti or a pile with a card of
-    its rank; a Jack on a pile worth it; otherwise a card the next player
-    cannot take, fewest points first; Jacks last."""
-    s = st.turn
-    h = st.hands
-    b = s * 4
-    e = b + st.hn[s]
-    n = st.tn - st.tbase
+def _take(st, h, b, e, n):
+    """The card both rollout policies play first, or -1: the last card in
+    hand, one of the pile's top rank, or a Jack on a pile worth it."""
     if e - b == 1:
         return h[b]
     if n:
@@ -232,6 +226,21 @@ def fast_card(st):
                 jack = h[i]
         if jack >= 0 and (n >= 3 or st.pile_pts >= 2 or t == _JACK):
             return jack
+    return -1
+
+
+def fast_card(st):
+    """The clairvoyant rollout policy: take a pişti or a pile with a card of
+    its rank; a Jack on a pile worth it; otherwise a card the next player
+    cannot take, fewest points first; Jacks last."""
+    s = st.turn
+    h = st.hands
+    b = s * 4
+    e = b + st.hn[s]
+    n = st.tn - st.tbase
+    c = _take(st, h, b, e, n)
+    if c >= 0:
+        return c
     x = (s + 1) % st.players
     xb = x * 4
     xe = xb + st.hn[x]
@@ -264,19 +273,9 @@ def fair_card(st, seen):
     b = s * 4
     e = b + st.hn[s]
     n = st.tn - st.tbase
-    if e - b == 1:
-        return h[b]
-    if n:
-        t = st.table[st.tn - 1] >> 2
-        jack = -1
-        for i in range(b, e):
-            r = h[i] >> 2
-            if r == t:
-                return h[i]
-            if r == _JACK:
-                jack = h[i]
-        if jack >= 0 and (n >= 3 or st.pile_pts >= 2 or t == _JACK):
-            return jack
+    c = _take(st, h, b, e, n)
+    if c >= 0:
+        return c
     own = [0] * 13
     for i in range(b, e):
         own[h[i] >> 2] += 1
