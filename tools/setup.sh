@@ -51,8 +51,9 @@ fi
 # packages, the API check's environment, the Node.js packages, Debian's).
 pids=()
 names=()
-# a step that stops the setup early stops the ones beside it too
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+# a step that stops the setup early lets the ones beside it finish (what
+# can be installed is, and the next run skips it)
+trap 'wait' EXIT
 in_background() {  # NAME COMMAND...: run a step beside the others
   names+=("$1")
   shift
