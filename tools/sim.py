@@ -313,6 +313,11 @@ def run_pair(opts, out=None, err=None):
     pair = Pair(sessions, front, loss=opts.link_loss, corrupt=opts.link_loss / 5, seed=opts.seed or 0)
     try:
         pair.run()
+    except RuntimeError as exc:
+        if type(exc).__name__ != "NoDisplay":
+            raise
+        err.write("sim: %s\n" % exc)
+        return 1
     except KeyboardInterrupt:
         err.write("sim: interrupted\n")
         return 130

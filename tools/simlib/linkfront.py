@@ -221,3 +221,155 @@ def compose_pair(pictures, cells, columns, lines_avail, help_text, info, serial,
             out.append(("%s serial> %s" % (name, serial[i]))[:columns])
     out.extend(wrap_help(help_text, columns))
     return out
+
+
+def pair_window_keymap(buttons, index):
+    """{pygame key code: button} for console ``index``: the terminal's keys
+    (:func:`pair_keymap`), held as long as the key is down."""
+    from .window import _pygame  # pylint: disable=import-outside-toplevel
+
+    pg = _pygame()
+    named = {"UP": pg.K_UP, "DOWN": pg.K_DOWN, "LEFT": pg.K_LEFT, "RIGHT": pg.K_RIGHT, "ENTER": pg.K_RETURN,
+             "BACKSPACE": pg.K_BACKSPACE}
+    keymap = {}
+    for token, (button, long_press) in pair_keymap(buttons, index).items():
+        if long_press:
+            continue
+        keymap[named[token] if token in named else ord(token)] = button
+    return keymap
+
+
+class PairWindow(PairFront):
+    """Both consoles in one pygame window, side by side; key down presses a
+    console's button, key up releases it (so holding is a long press). With
+    key scripts (``--keys``/``--keys2``) the run is on the virtual clock."""
+
+    GAP = 12
+
+    def __init__(self, buttons, *, zoom=4, steps=None, wait_ms=WAIT_MS, idle_ms=IDLE_MS):
+        self.buttons = buttons
+        self.zoom = zoom
+        self.help = pair_help(buttons[0], buttons[1])
+        self.keymaps = None
+        self.drivers = [None, None]
+        self.done = [steps is None, steps is None]
+        if steps is not None:
+            self.drivers = [ScriptDriver(s, wait_ms=wait_ms, idle_ms=idle_ms) for s in steps]
+        self.unattended = steps is not None
+        self.down = [{}, {}]
+        self.info = ["booting", "booting"]
+        self.pg = None
+        self.surface = None
+        self.font = None
+        self._drawn = None
+        self._pending = []  # (console, press?, button) from the events, played in the console's turn
+
+    def start(self, pair):
+        from .window import BAR, NoDisplay, _Fd2Aside, _pygame  # pylint: disable=import-outside-toplevel
+
+        pg = self.pg = _pygame()
+        try:
+            with _Fd2Aside():
+                pg.display.init()
+                driver = pg.display.get_driver()
+        except pg.error as exc:
+            raise NoDisplay("cannot open a window: %s" % exc) from None
+        if driver in ("offscreen", "dummy") and not self.unattended:
+            pg.display.quit()
+            raise NoDisplay("no screen for a window (SDL video driver %r): run it on a desktop, "
+                            "or play in the terminal (bash tools/play.sh --link)" % driver)
+        pg.font.init()
+        self.keymaps = [pair_window_keymap(self.buttons[0], 0), pair_window_keymap(self.buttons[1], 1)]
+        oleds = [s.rig.oled for s in pair.sessions]
+        width = sum(o.width for o in oleds) * self.zoom + self.GAP
+        height = max(o.height for o in oleds) * self.zoom + BAR + 20
+        self.surface = pg.display.set_mode((width, height))
+        pg.display.set_caption("pisti: two linked consoles (A left, B right)")
+        self.font = pg.font.Font(None, 18)
+
+    def sleep(self, index, session, seconds):
+        """Virtual time for each console; in real time only B's sleep waits."""
+        if not (session.realtime and index == 0):
+            session.wait(seconds)
+
+    def close(self, pair):
+        if self.pg is not None:
+            self.pg.display.quit()
+            self.pg.font.quit()
+            self.pg = None
+
+    def update(self, index, session, now):
+        keys = session.rig.keys
+        mine = [p for p in self._pending if p[0] == index]
+        self._pending = [p for p in self._pending if p[0] != index]
+        for _, press, button in mine:
+            (keys.press if press else keys.release)(button)
+        if self.drivers[index] is not None and not self.done[index]:
+            try:
+                self.drivers[index].update(session, now)
+            except ScriptDone:
+                self.done[index] = True
+        if session.frame_serial != getattr(self, "_serial%d" % index, None):
+            setattr(self, "_serial%d" % index, session.frame_serial)
+            try:
+                self.info[index] = summary(session.app_status())
+            except Exception as exc:  # pylint: disable=broad-except
+                self.info[index] = "status() failed: %s" % exc
+        return self.done[index]
+
+    def between(self, pair):
+        """Events (keys to each console) and drawing, in the main thread."""
+        pg = self.pg
+        for event in pg.event.get():
+            if event.type == pg.QUIT:
+                raise SimQuit("window closed")
+            if event.type == getattr(pg, "WINDOWFOCUSLOST", None):
+                for i in (0, 1):
+                    for button in list(self.down[i]):
+                        self._pending.append((i, False, button))
+                    self.down[i].clear()
+                continue
+            if event.type not in (pg.KEYDOWN, pg.KEYUP):
+                continue
+            if event.key == pg.K_q:
+                raise SimQuit("quit")
+            for i in (0, 1):
+                button = self.keymaps[i].get(event.key)
+                if button is None:
+                    continue
+                holders = self.down[i].setdefault(button, set())
+                if event.type == pg.KEYDOWN:
+                    holders.add(event.key)
+                    self._pending.append((i, True, button))
+                else:
+                    holders.discard(event.key)
+                    if not holders:
+                        del self.down[i][button]
+                        self._pending.append((i, False, button))
+        key = tuple(s.frame_serial for s in pair.sessions) + tuple(self.info) + tuple(
+            tuple(sorted(d)) for d in self.down)
+        if key != self._drawn:
+            self._drawn = key
+            self.draw(pair)
+
+    def draw(self, pair):
+        """Both panels, scaled, with their status lines, and the key help."""
+        pg = self.pg
+        self.surface.fill((40, 40, 40))
+        x = 0
+        bottom = 0
+        for session in pair.sessions:
+            oled = session.rig.oled
+            image = oled.to_image(scale=1).convert("RGB")
+            frame = pg.image.frombytes(image.tobytes(), image.size, "RGB")
+            w, h = oled.width * self.zoom, oled.height * self.zoom
+            self.surface.blit(pg.transform.scale(frame, (w, h)), (x, 0))
+            x += w + self.GAP
+            bottom = max(bottom, h)
+        lines = ["A: " + " ".join("[%s]" % b for b in sorted(self.down[0])) + " " + self.info[0],
+                 "B: " + " ".join("[%s]" % b for b in sorted(self.down[1])) + " " + self.info[1]]
+        lines += wrap_help(self.help, 140)
+        for index, text in enumerate(lines):
+            picture = self.font.render(text, True, (200, 200, 200))
+            self.surface.blit(picture, (6, bottom + 4 + index * 15))
+        pg.display.flip()

@@ -266,8 +266,15 @@ class Pair:
                     if not t.ended:
                         t.turn()  # it raises the stop inside its sleep and ends
                 return
-            t = a if a.now <= b.now else b
-            t.turn()
+            if a.session.realtime:  # real clocks (started apart): turn about
+                a.turn()
+                b.turn()
+            else:  # virtual clocks: the one behind runs
+                (a if a.now <= b.now else b).turn()
+            try:
+                self.front.between(self)
+            except SimDone as done:
+                self.stop = done
 
     def _finish(self, entered, pristine):
         if self.stop is None:
@@ -298,6 +305,10 @@ class PairFront:
     def update(self, index, session, now):
         """Console ``index``'s turn after its sleep; True once it has nothing more to do."""
         return True
+
+    def between(self, pair):
+        """In the main thread between two turns (both consoles parked): a
+        window's events and drawing; raise SimDone (SimQuit) to end the run."""
 
     def close(self, pair):
         """After both sessions closed."""
