@@ -410,6 +410,9 @@ def run(opts, out=None, err=None):
     log = console or err
     console = console or Console(echo=err)
     realtime = not opts.headless and opts.keys is None
+    tcp = getattr(opts, "link_address", None)
+    if tcp is not None:
+        realtime = True  # two processes: each clock follows real time, so the link's timers agree
     bot_log = opts.bot_log
     if bot_log is None and opts.bots and not (opts.headless or opts.window):
         bot_log = os.path.join(tempfile.gettempdir(), "pisti-bots-%d.log" % os.getpid())
@@ -419,6 +422,16 @@ def run(opts, out=None, err=None):
                       record=bool(opts.record), bots=opts.bots, console=console, log=log,
                       power_cut=opts.power_cut, bot_log=bot_log)
     with session:
+        if tcp is not None:
+            from tools.simlib.tcplink import TcpEnd  # pylint: disable=import-outside-toplevel
+
+            try:
+                session.rig.link_end = TcpEnd(tcp)
+            except OSError as exc:
+                err.write("sim: --link %s:%d: %s\n" % (tcp[0], tcp[1], exc))
+                return 1
+            log.write("sim: link over TCP: %s %s:%d\n" % (
+                "listening on" if session.rig.link_end.role == "listen" else "connecting to", tcp[0], tcp[1]))
         try:
             session.boot(frontend)
             code = _report_outcome(session, frontend, opts, err)
@@ -435,6 +448,8 @@ def run(opts, out=None, err=None):
             session.save_png(opts.shot, scale=4)
         if opts.record:
             session.save_gif(opts.record, scale=4)
+        if tcp is not None:
+            session.rig.link_end.close()
         if opts.status:
             out.write(status_line(session.status()) + "\n")
             out.flush()

@@ -117,6 +117,15 @@ class World:
         random.setstate(state["random"])
 
 
+class _Built(list):
+    """``displayio.displays`` while a pair runs: Blinka's background thread
+    walks it at any moment, and sees only displays whose ``__init__`` has
+    finished (a console's display may be half made when the baton passes)."""
+
+    def __iter__(self):
+        return iter([d for d in list.__iter__(self) if hasattr(d, "_auto_refresh")])
+
+
 class Twin:
     """One console of the pair: its session, its thread, its world."""
 
@@ -236,6 +245,17 @@ class Pair:
 
     def run(self):
         """Boot both, run them in step until the front end is done or one ends."""
+        import displayio  # pylint: disable=import-outside-toplevel
+
+        plain = displayio.displays
+        displayio.displays = _Built(plain)
+        try:
+            self._run()
+        finally:
+            plain[:] = displayio.displays
+            displayio.displays = plain
+
+    def _run(self):
         world = self.world
         pristine = world.capture()
         entered = []
