@@ -31,7 +31,9 @@ const MAX_TICKS = Number(opt("--max-ticks", "400000"));
 // through a SharedArrayBuffer (linkMain below).
 const LINK = isMainThread ? null : workerData.role;
 const out = LINK
-  ? (o) => { if (o.ev !== "stdout") process.stdout.write(JSON.stringify({ ...o, console: LINK }) + "\n"); }
+  // (a worker's process.stdout is flushed only when its event loop turns, and a
+  // scenario never yields: the lines go straight to the file descriptor)
+  ? (o) => { if (o.ev !== "stdout") fs.writeSync(1, JSON.stringify({ ...o, console: LINK }) + "\n"); }
   : (o) => process.stdout.write(JSON.stringify(o) + "\n");
 
 // --- the VM ---------------------------------------------------------------
