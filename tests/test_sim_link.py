@@ -68,6 +68,19 @@ def test_L6_a_lossy_virtual_cable_still_links_the_two_consoles():
     assert st["a"]["screen"] == st["b"]["screen"] == "table" and st["a"]["pile"] == st["b"]["pile"]
 
 
+def test_a_128x64_console_links_with_a_128x32_featherwing(tmp_path):
+    """Console B is a FeatherWing (three buttons: C moves down, B selects):
+    it joins the Pico's game; each draws the same table on its own panel."""
+    code, out, err = run_sim("--headless", "--link", "--profile2", "featherwing", "--keys", HOST + ",WAIT:5000",
+                             "--keys2", "B,C*5,B,C,B,WAIT:2000,B,WAIT:1000", "--status",
+                             "--shot2", str(tmp_path / "b.png"))
+    assert code == 0, err
+    st = json.loads(out)
+    assert st["a"]["screen"] == st["b"]["screen"] == "table" and st["a"]["pile"] == st["b"]["pile"]
+    from PIL import Image  # pylint: disable=import-outside-toplevel
+    assert Image.open(tmp_path / "b.png").size == (128 * 4, 32 * 4)
+
+
 def test_the_guest_declines_and_both_are_back_at_the_menu():
     code, out, err = run_sim("--headless", "--link", "--keys", HOST + ",WAIT:3000", "--keys2",
                              "A,DOWN*5,A,DOWN,A,WAIT:2000,B", "--status", "--lang2", "tr")
