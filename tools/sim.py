@@ -20,6 +20,9 @@ Examples::
     python tools/sim.py --headless --start pisti:2:usta --seed 7 --keys "A*8" --record run.gif
     python tools/sim.py --start pisti:2:usta --bot 1=tools/examples/example_bot.py
     python tools/sim.py --headless --drive "unzipped/CircuitPython 10.x" --status   # a bundle, as copied to CIRCUITPY
+    python tools/sim.py --link                           # two linked consoles side by side (issue 18)
+    python tools/sim.py --headless --link --keys "A,DOWN*5,A,A,WAIT:4000" --keys2 "A,DOWN*5,A,DOWN,A,WAIT:2000,A" --status
+    python tools/sim.py --link 127.0.0.1:7777            # twice: the first listens, the second connects (TCP)
 
 ``--keys`` is a comma list of ``NAME[:HOLD_MS][*N]`` (``A*3``, ``B:900``
 is a 900 ms long press, ``A+LEFT+A`` a burst: the three taps within one
