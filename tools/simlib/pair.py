@@ -61,6 +61,7 @@ class World:
     def __init__(self, is_device):
         self._is_device = is_device  # name, module -> whether the module is the firmware's
         self._known = {}
+        self._patched = None
 
     def is_device(self, name, module):
         """Whether ``name`` is one of the firmware's modules (decided once a name)."""
@@ -76,8 +77,10 @@ class World:
         import board  # pylint: disable=import-outside-toplevel
         import displayio  # pylint: disable=import-outside-toplevel
 
+        if self._patched is None:
+            self._patched = _patched()
         attrs = []
-        for obj, name in _patched():
+        for obj, name in self._patched:
             value = obj.__dict__.get(name, _MISSING) if isinstance(obj, type) else getattr(obj, name, _MISSING)
             attrs.append((obj, name, value))
         return {
