@@ -212,3 +212,27 @@ def test_L6_two_processes_link_over_loopback_tcp_and_play():
     a, b = json.loads(hout), json.loads(guest.stdout)
     assert a["screen"] == b["screen"] == "table"
     assert a["bottom"] == b["bottom"] and a["pile"] == b["pile"] and a["ply"] == b["ply"] >= 1
+
+
+def test_the_window_routes_each_keys_to_its_console(monkeypatch):
+    """Key down and up in the linked window: f presses console A's A button,
+    Enter console B's; a key up releases it (a held key is a long press)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    from types import SimpleNamespace  # pylint: disable=import-outside-toplevel
+
+    from tools.shims.ssd1306 import Ssd1306  # pylint: disable=import-outside-toplevel
+    from tools.simlib.linkfront import PairWindow  # pylint: disable=import-outside-toplevel
+
+    sessions = [SimpleNamespace(rig=SimpleNamespace(oled=Ssd1306(128, h)), frame_serial=0) for h in (64, 32)]
+    pair = SimpleNamespace(sessions=sessions)
+    front = PairWindow([PICO, profile_buttons("featherwing")], steps=[[], []])
+    front.start(pair)
+    try:
+        pg = front.pg
+        for kind, key in ((pg.KEYDOWN, pg.K_f), (pg.KEYDOWN, pg.K_k), (pg.KEYUP, pg.K_f), (pg.KEYDOWN, pg.K_w)):
+            pg.event.post(pg.event.Event(kind, key=key, mod=0, unicode=""))
+        front.between(pair)
+        assert front._pending == [(0, True, "A"), (1, True, "B"), (0, False, "A"), (0, True, "UP")]  # pylint: disable=protected-access
+        assert front.surface.get_size() == (256 * 4 + PairWindow.GAP, 64 * 4 + 60)
+    finally:
+        front.close(pair)
