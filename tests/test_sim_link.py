@@ -22,7 +22,7 @@ import pytest
 
 from tools import sim
 from tools.shims import active_rig
-from tools.simlib.linkfront import compose_pair, pair_help, pair_keymap
+from tools.simlib.linkfront import choose_pair_cells, compose_pair, pair_help, pair_keymap
 from tools.simlib.script import profile_buttons
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -128,6 +128,10 @@ def test_the_two_screens_are_drawn_side_by_side():
                          ["", ""], color=False)
     assert lines[0].count("\u250c") == 2 and len(lines[0]) == 130 + 2 + 130
     assert lines[1].startswith("\u2502" + "\u2588" * 128 + "\u2502")
+    two = [(rows64, 128, 64, 1), (rows64, 128, 64, 1)]
+    assert choose_pair_cells("auto", two, 262, 40) == "half"  # the README's 262x40
+    assert choose_pair_cells("auto", two, 261, 40) == choose_pair_cells("auto", two, 262, 39) == "braille"
+    assert "(262x40 for half blocks" in open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
     small = compose_pair(pics, "auto", 140, 30, "help", ["a", "b"], ["", ""], color=False)
     assert len(small[0]) == 66 + 2 + 66  # braille: both still fit a 140-column terminal
 

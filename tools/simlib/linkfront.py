@@ -194,7 +194,7 @@ def choose_pair_cells(cells, pictures, columns, lines):
     if cells != "auto":
         return cells
     need_cols = sum(text_size(p[1], p[2], "half")[0] + 2 for p in pictures) + 2
-    need_lines = max(text_size(p[1], p[2], "half")[1] for p in pictures) + 6
+    need_lines = max(text_size(p[1], p[2], "half")[1] for p in pictures) + 8  # the frames, 2 status, 2 serial, help
     return "half" if columns >= need_cols and lines >= need_lines else "braille"
 
 
