@@ -91,12 +91,15 @@ def as_deck(deck, n):
         return None
     if len(deck) != n:
         return None
+    # n ids below n, none twice, is every id once: mark them, then look for
+    # an id not marked (a branch-free loop: every new hand passes here).
     seen = bytearray(n)
-    for c in deck:
-        if c >= n or seen[c]:
-            return None
-        seen[c] = 1
-    return deck
+    try:
+        for c in deck:
+            seen[c] = 1
+    except IndexError:  # an id of n or more
+        return None
+    return deck if min(seen) else None
 
 
 def new_deck(decks=1):
