@@ -21,7 +21,7 @@ from pisti_core.match import deal_deck
 from pisti_core.pisti import PistiHand
 from tools import arena
 from tools.botlab import is_lab, make
-from tools.botlab.pimc_pisti import Pimc, clone, inference, sample_deck, world
+from tools.botlab.pimc_pisti import Guarded, Pimc, _key, clone, inference, sample_deck, world
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARENA = os.path.join(ROOT, "tools", "arena.py")
@@ -142,6 +142,48 @@ def test_pimc_plays_the_last_deal_like_the_solver():
                 assert c >> 2 == top, st.describe()
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_guarded_search_never_decides_on_what_its_seat_cannot_see(players):
+    # T-5 for the Usta overruled by the search (pimcg...): re-deal what the
+    # seat cannot see, the decision stays; z=0 overrules at every hint.
+    rng = random.Random(50 + players)
+    checked = 0
+    for k, (st, seat) in enumerate(positions(players, 3, 4)):
+        if k % 5 or len(st.hand(seat)) < 2:
+            continue
+        o = st.observe(seat)
+        want = Guarded(random.Random(7), 3, "fair", 1, 0.0).choose(o)
+        for _ in range(2):
+            o2 = pisti_redeal(st, seat, rng).observe(seat)
+            assert o2 == o
+            assert Guarded(random.Random(7), 3, "fair", 1, 0.0).choose(o2) == want, st.describe()
+        checked += 1
+    assert checked >= 10
+
+
+def test_guarded_search_is_usta_unless_sure_and_the_search_when_z_is_zero():
+    # Where the search is not sure, the guarded bot plays Usta's card with
+    # Usta's own draws (a plain Usta with the same generator agrees at every
+    # decision); with z=0 it plays the search's best card wherever that one
+    # scores more than Usta's on the same worlds.
+    from pisti_core.bots.pisti_bots import Bot
+    n = differs = 0
+    for k, (st, seat) in enumerate(positions(2, 4, 12)):
+        o = st.observe(seat)
+        sure = Guarded(random.Random(k), 2, "fast", 1, 1e9)
+        assert sure.choose(o) == Bot(random.Random(k), 4).choose(o)
+        if len(o.hand) < 2 or k % 3:
+            continue
+        u = Bot(random.Random(k), 4).choose(o)
+        tot = Pimc(random.Random(_key(o)), 3, "fast", horizon=1).scores(o)
+        i = max(range(len(tot)), key=lambda j: tot[j])
+        want = o.hand[i] if tot[i] > tot[list(o.hand).index(u)] else u
+        assert Guarded(random.Random(k), 3, "fast", 1, 0.0).choose(o) == want, st.describe()
+        differs += want != u
+        n += 1
+    assert n >= 20 and differs  # the search did overrule somewhere
+
+
 def test_lab_names():
     assert is_lab("pimc64") and is_lab("pimcu16") and not is_lab("pimc") \
         and not is_lab("pimc0") and not is_lab("usta")
@@ -150,6 +192,9 @@ def test_lab_names():
     assert make("pimcu8", "pisti", random.Random(1)).rollout == "usta"
     f = make("pimcf16h1", "pisti", random.Random(1))
     assert (f.worlds, f.rollout, f.horizon) == (16, "fair", 1)
+    g = make("pimcgu16h1", "pisti", random.Random(1))
+    assert isinstance(g, Guarded) and (g.worlds, g.rollout, g.horizon, g.z) == (16, "usta", 1, 2.0)
+    assert make("pimcg8z25", "pisti", random.Random(1)).z == 2.5 and is_lab("pimcgf32h2z15")
     with pytest.raises(ValueError, match="Pişti only"):
         make("pimc8", "yedili", random.Random(1))
     with pytest.raises(ValueError, match="Pişti only"):

@@ -8,7 +8,10 @@ name in tools/arena.py like the levels.
   rollouts (:mod:`tools.botlab.pimc_pisti`); ``pimcuN``: Usta rollouts;
   ``pimcfN``: rollouts by a policy that does not peek at the world's hands;
   a suffix ``hK`` (``pimc16h1``) stops each rollout K deals on and scores
-  the points and cards taken so far. Pişti only.
+  the points and cards taken so far. ``pimcg...`` (``pimcgu16h1``): Usta,
+  overruled by that search when its best card beats Usta's by more than
+  ``zK`` tenths of a standard error, paired over the worlds (default z20:
+  2.0). Pişti only.
 * ``usta:W0:W1:...`` / ``kalfa:...``: the level with other weights, as
   tools/tune.py tries them (Pişti: the 10 ints of ``pisti_bots.WEIGHTS``;
   Pis Yedili: the 17 bytes of ``yedili_heur.LEVELS``).
@@ -16,7 +19,7 @@ name in tools/arena.py like the levels.
 
 import re
 
-_PIMC = re.compile(r"^pimc([uf]?)([0-9]+)(?:h([0-9]))?$")
+_PIMC = re.compile(r"^pimc(g?)([uf]?)([0-9]+)(?:h([0-9]))?(?:z([0-9]+))?$")
 _WEIGHTED = re.compile(r"^(usta|kalfa):([0-9]+(?::[0-9]+)*)$")
 _SIZES = {"pisti": 10, "yedili": 17}
 
@@ -25,7 +28,7 @@ def is_lab(name):
     """Whether ``name`` names a lab bot (``pimc64``, ``pimcu16``, ``usta:...``)."""
     m = _PIMC.match(name)
     if m:
-        return 1 <= int(m.group(2)) <= 4096
+        return 1 <= int(m.group(3)) <= 4096
     return bool(_WEIGHTED.match(name))
 
 
@@ -45,9 +48,13 @@ def make(name, game, rng):
     if m and is_lab(name):
         if game != "pisti":
             raise ValueError("%s plays Pişti only (no Pis Yedili reference yet)" % (name,))
+        roll = {"u": "usta", "f": "fair"}.get(m.group(2), "fast")
+        if m.group(1):  # Usta overruled by the search
+            from tools.botlab.pimc_pisti import Guarded
+            return Guarded(rng, int(m.group(3)), roll, int(m.group(4) or 0),
+                           int(m.group(5) or 20) / 10.0)
         from tools.botlab.pimc_pisti import Pimc
-        return Pimc(rng, int(m.group(2)), {"u": "usta", "f": "fair"}.get(m.group(1), "fast"),
-                    horizon=int(m.group(3) or 0))
+        return Pimc(rng, int(m.group(3)), roll, horizon=int(m.group(4) or 0))
     m = _WEIGHTED.match(name)
     if m:
         w = [int(x) for x in m.group(2).split(":")]
