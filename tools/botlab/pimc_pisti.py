@@ -35,6 +35,12 @@ seeds (common random numbers), so their differences are less noisy.
 
 Names (tools/arena.py): ``pimc64`` (64 worlds, fast rollouts),
 ``pimcu16`` (16 worlds, Usta rollouts); any ``pimcN`` / ``pimcuN``.
+
+:class:`Guarded` (``pimcg...``, e.g. ``pimcgu16h1``) is Usta improved by
+the search: a rollout step over Usta's play (with Usta rollouts, the
+textbook policy-improvement step), taken only where the search is sure
+(paired over the worlds, ``z`` standard errors), so it is never much
+weaker than Usta and each of its departures from Usta is visible.
 """
 
 import random
@@ -376,6 +382,8 @@ class Pimc:
             elif pol == "fair":
                 c = fair_card(st, seen)
                 seen[c >> 2] += 1
+            elif st.hn[st.turn] == 1:  # a last card needs no observation
+                c = st.hands[st.turn * 4]
             elif pol == "greedy":
                 c = greedy(st.observe(st.turn))
             else:
