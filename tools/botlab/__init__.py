@@ -25,7 +25,7 @@ _SIZES = {"pisti": 10, "yedili": 17}
 
 
 def is_lab(name):
-    """Whether ``name`` names a lab bot (``pimc64``, ``pimcu16``, ``usta:...``)."""
+    """Whether ``name`` names a lab bot (``pimc64``, ``pimcu16``, ``pimcg16h1``, ``usta:...``)."""
     m = _PIMC.match(name)
     if m:
         return 1 <= int(m.group(3)) <= 4096
@@ -68,5 +68,5 @@ def make(name, game, rng):
             raise ValueError("%s: Pis Yedili weights are bytes (0..255)" % (name,))
         from pisti_core.bots.yedili_heur import HeuristicBot
         return HeuristicBot(m.group(1), rng, bytes(w))
-    raise ValueError("unknown lab bot %r (pimcN, pimcuN with N worlds 1..4096, "
+    raise ValueError("unknown lab bot %r (pimcN, pimcuN, pimcgN with N worlds 1..4096, "
                      "or usta:W0:W1:...)" % (name,))
