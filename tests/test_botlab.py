@@ -184,6 +184,59 @@ def test_guarded_search_is_usta_unless_sure_and_the_search_when_z_is_zero():
     assert n >= 20 and differs  # the search did overrule somewhere
 
 
+def yedili_positions(games, seed):
+    """(state, seat to move) along Pis Yedili hands of usta against kalfa,
+    2 to 4 players, Muamele picks left out (Y-15: face down)."""
+    from pisti_core.yedili import MUAMELE, YediliHand
+    for players in (2, 3, 4):
+        for g in range(games):
+            st = YediliHand(players, g % players,
+                            deal_deck("yedili", players, random.Random(seed + g).randrange))
+            bots = [make_bot("yedili", ("usta", "kalfa")[s % 2], random.Random(g * 8 + s))
+                    for s in range(players)]
+            while not st.over:
+                if st.phase != MUAMELE:
+                    yield st, st.turn
+                st.play(bots[st.turn].choose(st.observe(st.turn)))
+
+
+def test_every_yedili_world_shows_the_seat_exactly_what_it_saw():
+    # T-5: the other hands and the stock are dealt from the unseen cards (one
+    # or two decks, Y-1); the seat's observation of the world is its own.
+    from tools.botlab.pimc_yedili import world
+    rng = random.Random(4)
+    n = 0
+    moved = 0
+    for st, seat in yedili_positions(2, 30):
+        o = st.observe(seat)
+        w = world(o, rng)
+        assert w.observe(seat) == o, st.describe()
+        moved += any(w.hand(s) != st.hand(s) for s in range(st.players) if s != seat)
+        n += 1
+    assert n > 300 and moved > 0.9 * n
+
+
+def test_yedili_guarded_search_never_decides_on_what_its_seat_cannot_see():
+    # The re-deal check of tests/test_bots_yedili.py on the Pis Yedili pimcg:
+    # z=0 follows the search at every hint, so the search itself is checked.
+    from test_bots_yedili import yedili_redeal
+    from tools.botlab.pimc_yedili import Guarded as YGuarded
+    rng = random.Random(6)
+    checked = 0
+    for k, (st, seat) in enumerate(yedili_positions(1, 40)):
+        o = st.observe(seat)
+        if k % 9 or len(o.legal()) < 2:
+            continue
+        want = YGuarded(random.Random(k), 2, "fast", 0, 0.0).choose(o)
+        o2 = yedili_redeal(st, seat, rng).observe(seat)
+        assert o2 == o
+        assert YGuarded(random.Random(k), 2, "fast", 0, 0.0).choose(o2) == want, st.describe()
+        assert YGuarded(random.Random(k), 2, "fast", 0, 1e9).choose(o) == \
+            make_bot("yedili", "usta", random.Random(k)).choose(o)  # unsure: Usta's action
+        checked += 1
+    assert checked >= 10
+
+
 def test_lab_names():
     assert is_lab("pimc64") and is_lab("pimcu16") and not is_lab("pimc") \
         and not is_lab("pimc0") and not is_lab("usta")
@@ -195,6 +248,9 @@ def test_lab_names():
     g = make("pimcgu16h1", "pisti", random.Random(1))
     assert isinstance(g, Guarded) and (g.worlds, g.rollout, g.horizon, g.z) == (16, "usta", 1, 2.0)
     assert make("pimcg8z25", "pisti", random.Random(1)).z == 2.5 and is_lab("pimcgf32h2z15")
+    from tools.botlab import pimc_yedili
+    y = make("pimcg8", "yedili", random.Random(1))
+    assert isinstance(y, pimc_yedili.Guarded) and (y.worlds, y.rollout, y.z) == (8, "fast", 2.0)
     with pytest.raises(ValueError, match="Pişti only"):
         make("pimc8", "yedili", random.Random(1))
     with pytest.raises(ValueError, match="Pişti only"):

@@ -11,7 +11,9 @@ name in tools/arena.py like the levels.
   the points and cards taken so far. ``pimcg...`` (``pimcgu16h1``): Usta,
   overruled by that search when its best card beats Usta's by more than
   ``zK`` tenths of a standard error, paired over the worlds (default z20:
-  2.0). Pişti only.
+  2.0); in Pis Yedili (:mod:`tools.botlab.pimc_yedili`) with rollouts to
+  the hand's end, ``greedy`` in every seat (``u``: Usta). The others play
+  Pişti only.
 * ``usta:W0:W1:...`` / ``kalfa:...``: the level with other weights, as
   tools/tune.py tries them (Pişti: the 10 ints of ``pisti_bots.WEIGHTS``;
   Pis Yedili: the 17 bytes of ``yedili_heur.LEVELS``).
@@ -34,7 +36,8 @@ def is_lab(name):
 
 def games_of(name):
     """The games a lab bot plays."""
-    return ("pisti",) if _PIMC.match(name) else ("pisti", "yedili")
+    m = _PIMC.match(name)
+    return ("pisti",) if m and not m.group(1) else ("pisti", "yedili")
 
 
 def weighted_name(level, weights):
@@ -46,13 +49,16 @@ def make(name, game, rng):
     """The lab bot ``name`` for ``game``; ValueError for what does not exist."""
     m = _PIMC.match(name)
     if m and is_lab(name):
-        if game != "pisti":
-            raise ValueError("%s plays Pişti only (no Pis Yedili reference yet)" % (name,))
         roll = {"u": "usta", "f": "fair"}.get(m.group(2), "fast")
         if m.group(1):  # Usta overruled by the search
-            from tools.botlab.pimc_pisti import Guarded
+            if game == "yedili":
+                from tools.botlab.pimc_yedili import Guarded
+            else:
+                from tools.botlab.pimc_pisti import Guarded
             return Guarded(rng, int(m.group(3)), roll, int(m.group(4) or 0),
                            int(m.group(5) or 20) / 10.0)
+        if game != "pisti":
+            raise ValueError("%s plays Pişti only (pimcg... plays Pis Yedili too)" % (name,))
         from tools.botlab.pimc_pisti import Pimc
         return Pimc(rng, int(m.group(3)), roll, horizon=int(m.group(4) or 0))
     m = _WEIGHTED.match(name)
