@@ -117,15 +117,17 @@ class PistiHand:
         d = self.deck
         p = self.pos
         h = self.hands
-        for k in range(1, n + 1):
-            b = ((self.dealer + k) % n) * 4
+        hn = self.hn
+        s = self.dealer
+        for _ in range(n):
+            s = (s + 1) & (n - 1)  # 2 or 4 players
+            b = s << 2
             h[b] = d[p]
             h[b + 1] = d[p + 1]
             h[b + 2] = d[p + 2]
             h[b + 3] = d[p + 3]
+            hn[s] = 4
             p += 4
-        for s in range(n):
-            self.hn[s] = 4
         self.pos = p
         self.end = self.ply + 4 * n
 
