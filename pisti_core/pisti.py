@@ -85,8 +85,7 @@ class PistiHand:
             if _CHECKING:
                 assert c  # check_deck refused the decks without a centre (four Jacks, P-5)
             pile, down = c
-        # Lists for what play() indexes: faster on CPython (the arena, issue 20).
-        self.table = t = [0] * 52  # every card put on the pile or capturing, in order
+        self.table = t = bytearray(52)  # every card put on the pile or capturing, in order
         for i in range(4):
             t[i] = pile[i]
         self.tbase = 0  # the pile is table[tbase:tn]
@@ -97,6 +96,8 @@ class PistiHand:
         self.pile_pts = PTS[pile[0]] + PTS[pile[1]] + PTS[pile[2]] + PTS[pile[3]]
         # table[i] closes a run captured by side capt[i] - 1 (0: no capture there)
         self.capt = bytearray(52)
+        # Lists for the hands, which play() indexes most: faster on CPython
+        # (the arena, issue 20); the pile stays a bytearray (the 40K heap cap).
         self.hands = [0] * 16  # four slots a seat
         self.hn = [0, 0, 0, 0]
         self.pos = 4  # next deck card to deal
