@@ -150,7 +150,7 @@ class PistiHand:
         self.actions.append(c)
         tn = self.tn
         table = self.table
-        table[tn] = c
+        table[tn] = c  # on the pile; a capturing card closes the run it takes
         r = c >> 2  # rank (one deck: ids are identities)
         n = tn - self.tbase
         if n and (r == _JACK or r == table[tn - 1] >> 2):  # P-7 capture
@@ -163,7 +163,6 @@ class PistiHand:
                 else:  # P-9 pişti
                     self.pistis[side] += 1
                     pts[side] += 10
-            # the capturing card closes the captured run
             self.capt[tn] = side + 1
             self.tn = self.tbase = tn + 1
             self.cards[side] += n + 1
