@@ -126,6 +126,7 @@ def join(app, uart=None):
 
 def start_link_game(app):
     """Both joined, the first hand dealt by the link (L-3): sit down."""
+    from pisti_app import remote
     from pisti_app.session import GameSession
     from pisti_core.match import Match
     link = app.link
@@ -141,6 +142,7 @@ def start_link_game(app):
     m.deal(link.deck(0))
     sess = GameSession(m, levels, s.rated)
     sess.linked = True
+    sess.link_info = remote.link_info(lk)  # saved with the game: a power cut is not leaving (L-9)
     for seat in link.remote_seats():
         app.outside_bots[seat] = link.seat
     app.play_session(sess)

@@ -128,6 +128,59 @@ class LinkPlay:
                 break
             n = len(lk.match.hand.actions)
 
+    def behind(self, s):
+        """True when the app's session ``s`` can no longer follow the link:
+        the link took the other console's record (L-5, L-9) and it holds
+        another game than ``s`` -- a hand ``s`` has not seen the end of, or
+        actions that differ from those ``s`` shows."""
+        lk = self.lock
+        m = lk.match
+        if s is None or m is None or lk.phase not in (G.PLAY, G.OVER):
+            return False
+        h = s.hand
+        if h is None:
+            return lk.hands_done > s.hands_done or (m.over and not s.over)
+        if m.hand is not None and m.hand.deck == h.deck:
+            acts = m.hand.actions
+        elif m.history and m.history[-1][1] == h.deck:
+            acts = m.history[-1][2]
+        else:
+            return True
+        n = min(len(h.actions), len(acts))
+        return bytes(h.actions[0:n]) != bytes(acts[0:n])
+
+    def adopt(self, s):
+        """Bring the session ``s`` to the link's game (its match rebuilt from
+        the link's record, local numbering); the caller saves and shows it."""
+        lk = self.lock
+        m, hd = P.load(P.record(lk.match, lk.hands_done, lk.rot), lk.rot)
+        s.match = m
+        s.base = hd
+        s.last = None
+
+    def _catch_up(self, app):
+        """The app's game is behind the link's: taken whole (L-9: nothing
+        already played is lost), saved, and shown with a notice."""
+        from pisti_app import strings
+        s = app.session
+        self.adopt(s)
+        app._want_next = False
+        app.release()
+        if s.over:
+            if s.rated:
+                from pisti_core.table import match_outcome
+                s.outcome = match_outcome(s.game, s.players, s.match.totals, 0)  # T-2
+                app._rank(s, s.outcome)
+            app.saves.end()
+            from pisti_app.match_end import MatchEnd
+            app.show(MatchEnd(app, s.outcome[0] if s.outcome else None))
+            return
+        app.saves.start(s)
+        if s.hand.actions:
+            app.saves.add(s.hand.actions)
+        app.show(app._table())
+        app.screen.say(strings.t("link_resync"), 3000)
+
     def app_tick(self, app, now):
         """Run the link of the app's link game: send what this console decided
         (the table's hand and its queue), deal the next hand once the link
@@ -137,6 +190,13 @@ class LinkPlay:
         top = app.stack[0] if app.stack else None
         queued = bytes(getattr(top, "queue", None) or b"")
         self.tick(now, s.hand if s is not None else None, queued)
+        nt = self.lock.notices
+        if nt:
+            took = "resync" in nt
+            del nt[:]
+            if took and s is not None and s.linked and self.behind(s):
+                self._catch_up(app)
+                return
         if app._want_next and s is not None and s.hand is None and not s.over:
             deck = self.deck(s.hands_done)
             if deck is not None:
@@ -226,11 +286,56 @@ def _end(app):
     app.main_menu()
 
 
+def _key():
+    import os
+    return os.urandom(16)  # L-3: the hands' bytes come from it (T-6's secure source)
+
+
 def host(port, firmware, now, setup, levels):
     """The host's link (L-2: it offers ``setup`` when the guest says hello)."""
-    return LinkPlay(G.Lockstep(port, P.HOST, firmware, now, setup, levels))
+    return LinkPlay(G.Lockstep(port, P.HOST, firmware, now, setup, levels, key=_key()))
 
 
 def guest(port, firmware, now, levels):
     """The guest's link (it answers the offer: ``link.lock.answer(True)``)."""
-    return LinkPlay(G.Lockstep(port, P.GUEST, firmware, now, None, levels))
+    return LinkPlay(G.Lockstep(port, P.GUEST, firmware, now, None, levels, key=_key()))
+
+
+def link_info(lock):
+    """What a link game's save keeps of its link (L-9): ``(role, guest seat,
+    timer, key)`` (:attr:`pisti_app.session.GameSession.link_info`)."""
+    s = lock.setup
+    return (lock.role, s.guest_seat, s.timer, bytes(lock.key))
+
+
+def resume_lock(port, session, firmware, now, levels):
+    """The Lockstep of the link game ``session`` restored from the saves
+    (L-9): its setup from the save, its game as the save has it (the one
+    behind catches up from the other's record)."""
+    role, gseat, timer, key = session.link_info
+    n = session.players
+    rot = gseat if role == P.GUEST else 0
+    lv = [None] * n
+    for seat in range(n):  # the save's levels are local: host seat j is local (j - rot) % n
+        j = (seat + rot) % n
+        if j != 0 and j != gseat:
+            lv[j] = session.levels[seat] or "acemi"
+    setup = P.Setup(session.game, n, session.match.target, session.rated, gseat, lv, timer)
+    rec = P.record(session.match, session.hands_done, rot)
+    return G.Lockstep.resume(port, role, firmware, now, setup, rec, None, levels, key=key)
+
+
+def resume(app, session, uart=None):
+    """Continue the link game ``session`` after a boot (L-9): the cable
+    opened again and the remote seats taken by the link. Returns None, or
+    the sentence saying why the cable cannot be opened (nothing changed)."""
+    if uart is None:
+        try:
+            uart = open_uart()
+        except (ValueError, ImportError, AttributeError) as e:
+            return str(e)
+    link = LinkPlay(resume_lock(uart, session, "pisti", app.now, ("acemi", "kalfa", "usta", "random", "greedy")))
+    app.link = link
+    for seat in link.remote_seats():
+        app.outside_bots[seat] = link.seat
+    return None

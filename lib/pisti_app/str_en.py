@@ -22,6 +22,7 @@ S = {
     "link_failed": "No link game.",
     "link_lost": "Other console? %d:%02d",
     "link_gone": "The other console was gone for over 3 minutes: the game has ended.",
+    "link_resync": "Caught up with the other console.",
     "link_gone_bot": "A bot can take its seat.",
     "rankings": "Rankings",
     "settings": "Settings",

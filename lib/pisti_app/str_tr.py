@@ -20,6 +20,7 @@ S = {
     "link_failed": "Kablo oyunu yok.",
     "link_lost": "Diğer konsol? %d:%02d",
     "link_gone": "Diğer konsol 3 dakikadan uzun yok: oyun bitti.",
+    "link_resync": "Diğer konsola yetişildi.",
     "link_gone_bot": "Yerine bir bot oynayabilir.",
     "rankings": "Sıralama",
     "settings": "Ayarlar",
