@@ -244,7 +244,8 @@ class GameFlow:
                 from pisti_core.table import match_outcome
                 s.outcome = match_outcome(s.game, s.players, s.match.totals, 0)  # T-2
                 self._rank(s, s.outcome)
-            self.saves.end()
+            if self.link is None:  # (a link game's save ends once the link has sent its last action, L-9)
+                self.saves.end()
         elif s.hand is not None:  # (a link game's next deal comes from the link: saved then)
             self.saves.start(s)
         self.later(self._hand_end)
@@ -282,8 +283,8 @@ class GameFlow:
         self.later(self._end_match)
 
     def _end_match(self):  # type: (pisti_app.app.App) -> None
+        self.drop_link()  # (with the session still there: its save ends, L-9)
         self.session = None
-        self.drop_link()
         self.bots = [None, None, None, None]
         self.main_menu()
 

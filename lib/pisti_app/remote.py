@@ -67,6 +67,11 @@ class RemoteSeat:
     def __init__(self, link):
         self.link = link
 
+    def ready(self, ply):
+        """True once the action at ``ply`` has come (the table asks before it
+        builds an observation: nothing is allocated while it waits)."""
+        return self.link.remote_action(ply) is not None
+
     def choose(self, obs):
         """The action taken at ``obs.ply`` by the other console; None while it
         has not arrived (the table waits)."""
@@ -82,6 +87,8 @@ class LinkPlay:
         self.lock = lockstep
         self.seat = RemoteSeat(self)
         self.hand = None  # the app's hand, as of the last tick
+        self.resynced = False  # the link took a record: is the app's game still its own?
+        self.ended = False  # the match over and its save ended (once the link sent its last action)
 
     def remote_seats(self):
         """Local seats the remote seat takes (every seat this console does
@@ -127,6 +134,21 @@ class LinkPlay:
             if lk.phase != G.PLAY:
                 break
             n = len(lk.match.hand.actions)
+
+    def stale(self, s):
+        """True when the app's session ``s`` must take the link's game now
+        (:meth:`behind`, looked at once the link, having taken a record,
+        holds a hand again). Clears the link's notices."""
+        lk = self.lock
+        nt = lk.notices
+        if nt:
+            if "resync" in nt:
+                self.resynced = True
+            del nt[:]
+        if not self.resynced or lk.phase not in (G.PLAY, G.OVER):
+            return False
+        self.resynced = False
+        return self.behind(s)
 
     def behind(self, s):
         """True when the app's session ``s`` can no longer follow the link:
@@ -190,13 +212,12 @@ class LinkPlay:
         top = app.stack[0] if app.stack else None
         queued = bytes(getattr(top, "queue", None) or b"")
         self.tick(now, s.hand if s is not None else None, queued)
-        nt = self.lock.notices
-        if nt:
-            took = "resync" in nt
-            del nt[:]
-            if took and s is not None and s.linked and self.behind(s):
-                self._catch_up(app)
-                return
+        if s is not None and s.linked and self.stale(s):
+            self._catch_up(app)
+            return
+        if s is not None and s.over and not self.ended and self.lock.chan.idle():
+            self.ended = True
+            app.saves.end()  # the match's last action delivered: no game to resume any more (no write if none)
         if app._want_next and s is not None and s.hand is None and not s.over:
             deck = self.deck(s.hands_done)
             if deck is not None:
@@ -248,6 +269,9 @@ class LinkPlay:
     def close(self, app):
         """The link game is over or left: say goodbye, give the remote seats
         back, unload the link code."""
+        s = app.session
+        if s is not None and s.over and not self.ended:
+            app.saves.end()
         self.lock.leave()
         self.lock.poll(app.now)  # (the goodbye goes out if the line is free)
         app.link = None
@@ -308,7 +332,7 @@ def link_info(lock):
     return (lock.role, s.guest_seat, s.timer, bytes(lock.key))
 
 
-def resume_lock(port, session, firmware, now, levels):
+def resume_lock(port, session, firmware, now, levels, urandom=None):
     """The Lockstep of the link game ``session`` restored from the saves
     (L-9): its setup from the save, its game as the save has it (the one
     behind catches up from the other's record)."""
@@ -322,7 +346,10 @@ def resume_lock(port, session, firmware, now, levels):
             lv[j] = session.levels[seat] or "acemi"
     setup = P.Setup(session.game, n, session.match.target, session.rated, gseat, lv, timer)
     rec = P.record(session.match, session.hands_done, rot)
-    return G.Lockstep.resume(port, role, firmware, now, setup, rec, None, levels, key=key)
+    if urandom is None:
+        import os
+        urandom = os.urandom
+    return G.Lockstep.resume(port, role, firmware, now, setup, rec, None, levels, urandom, key=key)
 
 
 def resume(app, session, uart=None):

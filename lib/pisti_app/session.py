@@ -201,9 +201,13 @@ class GameSession:
         """The session saved as ``header`` and ``actions``; ValueError if they
         are not a game this build can play to the same point (the reader is
         :mod:`pisti_app.session_io`, loaded for this only)."""
+        import sys
         from pisti_app import session_io
-        from pisti_app.app import App
         try:
             return session_io.restore(cls, header, actions, below)
         finally:
-            App.forget("pisti_app.session_io")
+            if sys.implementation.name != "cpython":  # (as App.forget: a desktop keeps it)
+                sys.modules.pop("pisti_app.session_io", None)
+                pkg = sys.modules.get("pisti_app")
+                if pkg is not None and hasattr(pkg, "session_io"):
+                    delattr(pkg, "session_io")
