@@ -49,6 +49,7 @@ class Kept:
         self.number = s.number
         self.totals = list(s.totals)
         self.hands_done = s.hands_done
+        self.linked = s.linked
 
 
 class GameFlow:
@@ -295,7 +296,8 @@ class GameFlow:
 
     def _rank(self, s, outcome):  # type: (pisti_app.app.App, Kept | pisti_app.session.GameSession, object) -> None
         """Record a rated result (T-1) under the game, players and bot level;
-        a match against mixed levels counts under its strongest bot. The
+        a match against mixed levels counts under its strongest bot, a link
+        game under "person" (L-10). The
         ranking's stamp becomes the game's number (recorded once only)."""
         if outcome is None or not s.rated:
             return
@@ -303,6 +305,8 @@ class GameFlow:
         for v in s.levels:
             if v in ("kalfa", "usta") and (lv == "acemi" or v == "usta"):
                 lv = v
+        if s.linked:
+            lv = "person"  # L-10: a rated link game is ranked against a person, a table of its own
         r = self.rankings
         r.record(s.game, s.players, lv, outcome)
         r.stamp = s.number

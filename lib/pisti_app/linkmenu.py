@@ -109,7 +109,8 @@ def host(app, uart=None):
         else:
             levels.append(p["seats"][k])
             k += 1
-    setup = P.Setup(p["game"], n, p["target"] if p["game"] == "pisti" else None, p["rated"], guest, levels)
+    setup = P.Setup(p["game"], n, p["target"] if p["game"] == "pisti" else None, p["rated"], guest, levels,
+                    p["timer"])  # T-3: the host's move timer, for both people (L-10)
     app.link = remote.host(uart, FIRMWARE, app.now, setup, LEVELS)
     app.push(LinkWait(app, strings.t("link_wait")))
 
@@ -140,7 +141,11 @@ def start_link_game(app):
         levels.append(None if seat == 0 else (lv if lv in ("acemi", "kalfa", "usta") else "acemi"))
     m = Match(s.game, s.players, s.target, lk.match.first_dealer)
     m.deal(link.deck(0))
-    sess = GameSession(m, levels, s.rated)
+    number = 0
+    if s.rated:  # numbered as any rated game (the ranking's stamp + 1: recorded once, T-2)
+        number = (app.rankings.stamp + 1) & 0xFFFF
+        app.drop_rankings()
+    sess = GameSession(m, levels, s.rated, number)
     sess.linked = True
     sess.link_info = remote.link_info(lk)  # saved with the game: a power cut is not leaving (L-9)
     for seat in link.remote_seats():

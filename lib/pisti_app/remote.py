@@ -90,6 +90,15 @@ class LinkPlay:
         self.resynced = False  # the link took a record: is the app's game still its own?
         self.ended = False  # the match over and its save ended (once the link sent its last action)
 
+    @property
+    def person(self):
+        """The other person's local seat (L-10: its move timer shows here too)."""
+        lk = self.lock
+        st = lk.setup
+        if st is None:
+            return -1
+        return st.guest_seat if lk.role == P.HOST else (-lk.rot) % st.players
+
     def remote_seats(self):
         """Local seats the remote seat takes (every seat this console does
         not decide, L-4)."""
@@ -230,6 +239,9 @@ class LinkPlay:
         if st == "gone" and s is not None and s.linked and not s.over:
             self.gone(app)
             return
+        if st == "failed" and s is not None and s.linked and not s.over:
+            self.gone(app, True)  # the other console left (its person's Exit or time, T-4 there) or failed
+            return
         if st == "waiting":
             secs = self.lock.left_ms(now) // 1000
         if secs != app._link_secs:
@@ -239,15 +251,31 @@ class LinkPlay:
                 from pisti_app import strings
                 scr.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
 
-    def gone(self, app):
+    def gone(self, app, left=False):
         """L-8: the link lost for more than 3 minutes ends the link game. Rated:
         this console's person is ranked as leaving now (T-4, the code path of
         Exit), the link closed, the main menu under the notice. Practice: the
-        link closed and a bot offered for the missing seat (A), or the end."""
+        link closed and a bot offered for the missing seat (A), or the end.
+        ``left``: the other console left (its goodbye) or the link failed:
+        rated, the game ends with nothing recorded here (the leaver pays,
+        T-4); practice, as above."""
         from pisti_app import strings
         t = strings.t
         s = app.session
         app._link_secs = -1
+        why = t("link_gone")
+        if left:  # the other console said goodbye, or the link failed: nothing is recorded here
+            err = self.lock.error
+            why = t("link_left") if err is None or err.key == "bye" else t("link_failed") + " " + err.text
+            if s.rated:
+                app._close_table()
+                app.saves.end()
+                app.session = None
+                self.close(app)
+                app.bots = [None, None, None, None]
+                app.main_menu()
+                app.ask(t("link_play"), why, app.pop, t("keys_ok"))
+                return
         if s.rated:
             cost = app.leave_cost()[1]
             app.leave_rated()  # ranks (T-4), drops the link (close), main menu
@@ -263,7 +291,7 @@ class LinkPlay:
             if want:  # (the breakdown was left already: A sits down at the next hand)
                 yes = lambda: app.later(app._next_hand)  # noqa: E731
         app._make_bots()  # the seats the link took: bots at the session's levels
-        app.ask(t("link_play"), t("link_gone") + "\n" + t("link_gone_bot"), yes, t("keys_bot"),
+        app.ask(t("link_play"), why + "\n" + t("link_gone_bot"), yes, t("keys_bot"),
                 lambda: _end(app))
 
     def close(self, app):
