@@ -35,10 +35,11 @@ MEDIUM = ("continue", "new_game", "rankings", "settings", "rules", "about", "gam
           "sp_fast", "sp_vfast", "resume", "scores", "leave", "buttons", "mode", "rated",
           "practice", "timer", "secs", "undo_opt", "undo", "leave_table", "you_won", "winner_is",
           "shared_win", "match_over", "brightness", "br_low", "br_mid", "br_high", "screen_sleep",
-          "mins", "never")
+          "mins", "never", "link_host", "link_join", "link_seats", "link_partners_v", "link_opponents_v")
 # Word-wrapped over several lines of 25 (text pages, confirmations, toasts).
 WRAPPED = ("no_rankings", "exit_leaves", "new_leaves", "time_left", "oom", "link_offer", "link_wait", "link_gone",
-           "link_gone_bot", "link_left")
+           "link_gone_bot", "link_left", "link_partners",
+           "link_opponents")
 
 
 def code_sources():

@@ -46,6 +46,8 @@ class LinkWait(Confirm):
             s = lk.setup
             t = strings.t
             text = t("link_offer") % (t(s.game), s.players, s.target, t("rated") if s.rated else t("practice"))
+            if s.game == "pisti" and s.players == 4:  # the host's seats for the two people
+                text = text + "\n" + t("link_partners" if s.guest_seat == 2 else "link_opponents")
             app.ask(t("link_play"), text, lambda: _join(app), t("keys_new"), lambda: _decline(app))
         elif lk.phase == G.DECLINED and self.asked:  # this console declined: once the host has heard it
             if lk.chan.idle() or self.asked > 100:
@@ -91,8 +93,10 @@ def _open(app, uart):
     return uart
 
 
-def host(app, uart=None):
-    """Host: offer the New game rows' game to the console on the cable."""
+def host(app, uart=None, partners=True):
+    """Host: offer the New game rows' game to the console on the cable; in
+    a Pişti 4p the two people sit as ``partners`` (seats 0 and 2) against
+    two bots, or as opponents (0 and 1), each with a bot partner."""
     uart = _open(app, uart)
     if uart is None:
         return
@@ -100,7 +104,7 @@ def host(app, uart=None):
     from pisti_core import linkproto as P
     p = app.prefs
     n = p["players"]
-    guest = 2 if p["game"] == "pisti" and n == 4 else 1
+    guest = 2 if p["game"] == "pisti" and n == 4 and partners else 1
     levels = [None]
     k = 0
     for seat in range(1, n):
