@@ -39,7 +39,7 @@ MEDIUM = ("continue", "new_game", "rankings", "settings", "rules", "about", "gam
 # Word-wrapped over several lines of 25 (text pages, confirmations, toasts).
 WRAPPED = ("no_rankings", "exit_leaves", "new_leaves", "time_left", "oom", "link_offer", "link_wait", "link_gone",
            "link_gone_bot", "link_left", "link_partners",
-           "link_opponents")
+           "link_opponents", "link_silent", "link_asked", "link_noise", "link_declined")
 
 
 def code_sources():

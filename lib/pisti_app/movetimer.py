@@ -107,6 +107,8 @@ class MoveTimer:
 
     def _show(self):
         # Called every tick: allocates nothing unless what is shown changes.
+        if self.app._link_secs >= 0:
+            return  # (L-7: the link's countdown has the place: pisti_app.remote)
         st = self.app.stack
         top = st[-1] if st else None
         if self._shown and self.left == self._left and self.blink == self._blink and top is self._top:

@@ -87,6 +87,7 @@ class LinkPlay:
         self.lock = lockstep
         self.seat = RemoteSeat(self)
         self.hand = None  # the app's hand, as of the last tick
+        self._noted = None  # the screen that shows L-7's countdown
         self.resynced = False  # the link took a record: is the app's game still its own?
         self.ended = False  # the match over and its save ended (once the link sent its last action)
 
@@ -244,12 +245,25 @@ class LinkPlay:
             return
         if st == "waiting":
             secs = self.lock.left_ms(now) // 1000
-        if secs != app._link_secs:
+        top = app.stack[-1] if app.stack else None
+        if secs != app._link_secs or (secs >= 0 and top is not self._noted):
+            self._noted = top
             app._link_secs = secs
-            scr = app.stack[-1] if app.stack else None
-            if secs >= 0 and scr is not None and hasattr(scr, "say"):
-                from pisti_app import strings
-                scr.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
+            self._notice(app, secs)
+
+    def _notice(self, app, secs):
+        """L-7 on every screen of the link game: the countdown in each
+        screen's top bar (where the move timer shows), and on the table's
+        message line; cleared once the other console is heard again."""
+        from pisti_app import strings
+        text = "" if secs < 0 else strings.t("link_clock") % (secs // 60, secs % 60)
+        for scr in app.stack:
+            scr.link_lost(text)
+        top = app.stack[-1] if app.stack else None
+        if secs >= 0 and top is not None and hasattr(top, "say"):
+            top.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
+        if secs < 0 and app._timer is not None:
+            app._timer.forget_screens()  # the move timer shows itself again
 
     def gone(self, app, left=False):
         """L-8: the link lost for more than 3 minutes ends the link game. Rated:
@@ -305,6 +319,7 @@ class LinkPlay:
         app.link = None
         app.outside_bots = {}
         app._want_next = False
+        app._link_secs = -1
         app.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_core.linkgame", "pisti_core.linkproto",
                    "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe")
 

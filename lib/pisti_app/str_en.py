@@ -29,6 +29,12 @@ S = {
     "link_opponents_v": "Opponents",
     "link_partners": "You two are partners, against two bots.",
     "link_opponents": "You two are opponents, each with a bot partner.",
+    "link_clock": "?%d:%02d",
+    "link_silent": "No other console on the cable yet. Is it in? On the other one: Link play, Join. Waiting on...",
+    "link_asked": "The other console has the offer: waiting for its player to join or decline...",
+    "link_noise": "The cable carries bytes that are not a pisti console's (another program, or another PISTI_LINK_BAUD?).",
+    "link_declined": "The other player declined.",
+    "keys_giveup": "B give up",
     "link_gone_bot": "A bot can take its seat.",
     "rankings": "Rankings",
     "settings": "Settings",
@@ -189,6 +195,7 @@ S = {
 # The texts above that name buttons, for three buttons (FeatherWing: A
 # previous, C next, B select, a long B back); see strings.set_buttons.
 S3 = {
+    "keys_giveup": "hold B give up",
     "oom": "Out of memory:\nyour game is saved.\nPress B to restart.",
     "press_a": "press B",
     "help_menu": "A/C move  B ok  hold back",

@@ -27,6 +27,12 @@ S = {
     "link_opponents_v": "Rakip",
     "link_partners": "İkiniz ortaksınız, iki bota karşı.",
     "link_opponents": "İkiniz rakipsiniz, ikinizin de bot ortağı var.",
+    "link_clock": "?%d:%02d",
+    "link_silent": "Kabloda henüz başka konsol yok. Takılı mı? Ötekinde: Kabloyla oyun, Katıl. Bekleniyor...",
+    "link_asked": "Diğer konsol öneriyi aldı: oyuncusunun cevabı bekleniyor...",
+    "link_noise": "Kablodan pisti konsolu olmayan baytlar geliyor (başka program ya da başka PISTI_LINK_BAUD?).",
+    "link_declined": "Diğer oyuncu katılmadı.",
+    "keys_giveup": "B vazgeç",
     "link_gone_bot": "Yerine bir bot oynayabilir.",
     "rankings": "Sıralama",
     "settings": "Ayarlar",
@@ -187,6 +193,7 @@ S = {
 # Tuş adı geçen metinler, üç tuş için (FeatherWing: A önceki, C sonraki,
 # B seç, B'ye uzun basmak geri); see strings.set_buttons.
 S3 = {
+    "keys_giveup": "uzun B vazgeç",
     "oom": "Bellek yetmedi:\noyunun kaydedildi.\nYeniden başlatmak için B.",
     "press_a": "B: başla",
     "help_menu": "A/C  B tamam  uzun B geri",
