@@ -153,3 +153,23 @@ def test_L9_a_link_game_saved_keeps_its_link_and_a_garbled_one_is_refused(device
         raise AssertionError("a link game with no seat for the other console replayed")
     s.linked = False  # L-8: a bot took the seat, the link is gone: an ordinary save
     assert GameSession.restore(s.header(), b"").linked is False
+
+
+def test_L9_continue_with_no_cable_to_open_says_why_and_keeps_the_game(device, quick_gc):  # noqa: F811
+    """After the boot the link's pins are set wrong: Continue names the
+    setting, nothing saved is touched, the game stays to Continue."""
+    r = Rig(device, FlashNvm())
+    r.until(lambda st: st["screen"] == "table" and st["ply"] >= 2, person=True)
+    r.d.close()
+    nvm = r.nvm.restart()
+    d = r.make(nvm=nvm, PISTI_LINK_TX="GP99")
+    d.first_frame()
+    image = nvm.snapshot()
+    d.run(2000)
+    d.press("A")  # Continue
+    st = d.status()
+    assert st["screen"] == "confirm" and "PISTI_LINK_TX" in " ".join(st["lines"]), st
+    assert d.app.link is None and nvm.snapshot() == image
+    d.press("A")
+    st = d.status()
+    assert st["screen"] == "menu" and st["menu"][0] == "continue", st

@@ -204,14 +204,8 @@ class GameFlow:
             self.main_menu()
             return
         if s.linked:  # L-9: a power cut is not leaving; the link is opened again
-            from pisti_app import remote
-            err = remote.resume(self, s)
-            if err is not None:  # no cable: the game stays kept, nothing saved is touched
-                self.kept = Kept(s)
-                self.forget("pisti_app.remote", "pisti_core.linkgame", "pisti_core.linkproto", "pisti_core.linkchan",
-                            "pisti_core.linkrx", "pisti_core.linkframe")
-                self.main_menu()
-                self.ask(strings.t("link_play"), err, self.pop, strings.t("keys_ok"))
+            from pisti_app import linkends
+            if not linkends.resume(self, s):
                 return
         self.play_session(s, True)
 
