@@ -13,6 +13,7 @@ Also here: the secure shuffle and cut (P-4, T-6) and the typed errors.
 """
 
 import os
+import sys
 
 try:
     from micropython import const
@@ -26,6 +27,7 @@ RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 SUIT_SYMBOLS = "\u2663\u2666\u2665\u2660"
 
+_CPYTHON = sys.implementation.name == "cpython"
 ACE = const(0)
 SEVEN = const(6)
 TEN = const(9)
@@ -136,13 +138,17 @@ def shuffle_and_cut(decks=1, below=randbelow, no_bottom_jack=False):
     """A shuffled and cut deck (P-4), a bytearray. With ``no_bottom_jack``
     the cut is repeated until the bottom card is not a Jack (Pişti)."""
     n = 52 * decks
-    # Shuffled as a list (CPython swaps list items faster: the arena's speed)
-    # and cut as one rotation: the same draws and the same deck as
-    # shuffle() and cut() on a bytearray.
-    buf = list(range(n))
+    # On CPython shuffled as a list (it swaps list items faster: the arena's
+    # speed); on the device as a bytearray (a list of 104 small ints is 416 B
+    # of a fragmented heap). Cut as one rotation: the same draws and the same
+    # deck as shuffle() and cut() on a bytearray.
+    buf = list(range(n)) if _CPYTHON else bytearray(range(n))
     shuffle(buf, below)
     k = 0
     while True:
         k = (k + 1 + below(n - 1)) % n  # cuts add up
         if not no_bottom_jack or RANK[buf[k - 1]] != JACK:  # buf[k - 1]: the bottom card
-            return bytearray(buf[k:] + buf[:k])
+            if _CPYTHON:
+                return bytearray(buf[k:] + buf[:k])
+            cut(buf, k)
+            return buf
