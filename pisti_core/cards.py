@@ -142,13 +142,16 @@ def shuffle_and_cut(decks=1, below=randbelow, no_bottom_jack=False):
     # speed); on the device as a bytearray (a list of 104 small ints is 416 B
     # of a fragmented heap). Cut as one rotation: the same draws and the same
     # deck as shuffle() and cut() on a bytearray.
-    buf = list(range(n)) if _CPYTHON else bytearray(range(n))
-    shuffle(buf, below)
+    if _CPYTHON:
+        order = list(range(n))
+        shuffle(order, below)
+        buf = bytearray(order)
+    else:
+        buf = bytearray(range(n))
+        shuffle(buf, below)
     k = 0
     while True:
         k = (k + 1 + below(n - 1)) % n  # cuts add up
         if not no_bottom_jack or RANK[buf[k - 1]] != JACK:  # buf[k - 1]: the bottom card
-            if _CPYTHON:
-                return bytearray(buf[k:] + buf[:k])
             cut(buf, k)
             return buf
