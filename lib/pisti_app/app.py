@@ -217,8 +217,9 @@ class App(GameFlow):
             self._next = None
             nxt[0](*nxt[1])
         if (self.demo is None and self.nap < 2 and self.stack[-1].name == "menu" and len(self.stack) == 1
-                and ticks_diff(now, self._woke) >= _DEMO_IDLE and ticks_diff(now, self._shown) >= _DEMO_IDLE):
-            self.watch()  # left alone at the main menu: the demo
+                and ticks_diff(now, self._woke) >= _DEMO_IDLE and ticks_diff(now, self._shown) >= _DEMO_IDLE
+                and not any(self.input._down)):  # pylint: disable=protected-access
+            self.watch()  # left alone at the main menu (no key held either): the demo
         if self.demo is not None:
             self.demo.tick(now)
         self._tick_timer()
