@@ -124,6 +124,9 @@ def test_a_demo_touches_neither_the_saves_nor_the_ranking(tmp_path):
     assert st["screen"] == "menu" and st["menu"][0] == "continue" and st["saved"]
     assert nvm.read_bytes() == kept
     assert st["nvm"]["erases"] == 0 and st["rankings"] == before["rankings"]
+    st = run_sim("--nvm", str(nvm), "--keys", "WAIT:40000,B,A")  # a demo, a key, then Continue
+    assert st["screen"] == "table" and not st["demo"] and st["game"] == "yedili" and st["players"] == 2
+    assert st["ply"] >= 1 and st["levels"] == [None, "kalfa"]
 
 
 def test_a_whole_demo_match_on_the_virtual_clock(device):
@@ -152,6 +155,13 @@ def test_a_whole_demo_match_on_the_virtual_clock(device):
     assert st["game"] == "yedili" and st["players"] == 3 and st["screen"] == "table"
     assert hands >= 2 and screens.count("hand_end") == hands and screens.count("match_end") == 1
     assert d.app.session.match.hand.ply < 10  # the next match has just begun
+
+
+def test_with_a_30_s_screen_sleep_the_demo_wakes_the_dimmed_menu(tmp_path):
+    nvm = str(tmp_path / "nvm.bin")
+    run_sim("--nvm", nvm, "--keys", "A,DOWN*2,A,DOWN*6,LEFT,A")  # Screen sleep 1 min -> 30 s
+    st = run_sim("--nvm", nvm, "--keys", "A,WAIT:40000")
+    assert st["demo"] and st["display"] == FULL
 
 
 def test_after_a_few_minutes_screen_sleep_applies_and_ends_the_demo():

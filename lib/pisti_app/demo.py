@@ -30,6 +30,11 @@ from pisti_app.util import const, ticks_diff
 #: (game, players) in the order the demos go.
 MODES = (("pisti", 2), ("yedili", 3), ("pisti", 4), ("yedili", 4))
 LEVEL = "usta"
+# The modules of one game only (see pisti_app.app's _GAME_MODULES).
+_PISTI = ("pisti_app.pisti_table", "pisti_core.bots.pisti_end", "pisti_core.bots.pisti_bots",
+          "pisti_core.pisti_obs", "pisti_core.pisti")
+_YEDILI = ("pisti_app.yedili_table", "pisti_app.yedili_parts", "pisti_core.bots.yedili_bots",
+           "pisti_core.bots.yedili_heur", "pisti_core.yedili_obs", "pisti_core.yedili_text", "pisti_core.yedili")
 _AWAKE_MS = const(180000)  # the screen kept on this long, then screen sleep applies
 _READ_MS = const(4000)  # a breakdown or the match end stays this long (at most 8 plays' time)
 
@@ -86,16 +91,19 @@ class Demo:
         app.session = None
         app.bots = [None, None, None, None]
         app._timer = None  # pylint: disable=protected-access
-        from pisti_app.app import _GAME_MODULES
-        app.forget(*_GAME_MODULES)  # the last game's tables and bots
+        # The last match's screens and the other game's modules go; this
+        # game's stay (a match after a match of the same game reuses them).
+        app.forget("pisti_app.match_end", "pisti_app.results", *(_PISTI if game == "yedili" else _YEDILI))
         gc.collect()
         app._saves = NoSaves(app._nvm)  # pylint: disable=protected-access
         from pisti_app.session import GameSession
         s = GameSession.new(game, players, [LEVEL] * players, 101 if game == "pisti" else None, app.below)
         app.session = s
         from pisti_core.bots import make_bot
+        bots = [None, None, None, None]  # type: list
         for seat in range(players):
-            app.bots[seat] = make_bot(game, LEVEL, random)
+            bots[seat] = make_bot(game, LEVEL, random)
+        app.bots = bots
         self.next = False
         app.show(app._table())  # pylint: disable=protected-access
 
