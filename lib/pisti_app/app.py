@@ -68,7 +68,7 @@ _GAME_MODULES = ("pisti_app.match_end", "pisti_app.results", "pisti_app.pisti_ta
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
 SLEEPS = (30, 60, 120, 300, 0)  # s without a key before the screen dims, off after as long again; 0 never
-_DEMO_IDLE = const(30000)  # ms without a key at the main menu before the demo starts (pisti_app.demo)
+_DEMO_IDLE = const(30000)  # ms without a key (at the main menu) before the demo starts (pisti_app.demo)
 BRIGHT = (0.06, 0.35, 1.0)  # the display's brightness (SSD1306 contrast 15, 89, 255) by setting
 _DIM = 0.0  # brightness of a dimmed screen (contrast 0: still readable)
 
@@ -87,6 +87,8 @@ class Hardware:
 
 class App(GameFlow):
     """The console application on hardware ``hw`` (see :mod:`pisti_app.hw`)."""
+
+    demos = 0  # demos started since boot: the next one's game (pisti_app.demo.MODES)
 
     def __init__(self, hw):
         hw = Hardware(hw)
@@ -138,9 +140,7 @@ class App(GameFlow):
         self.sound.enabled = self.prefs["sound"]
         self.nap = 0  # the screen: 0 on, 1 dimmed, 2 off (no key for a while: wake())
         self._woke = self.now  # ticks of the last key (or of the last thing that kept the screen on)
-        self._shown = self.now  # ticks of the last screen change
         self.demo = None  # type: pisti_app.demo.Demo | None  # the demo while one plays (watch())
-        self.demos = 0  # demos started since boot: the next one's game (pisti_app.demo.MODES)
         self.wake()  # the saved brightness
         self.delay_override = delay
         if seed is not None:
@@ -187,7 +187,6 @@ class App(GameFlow):
         if self._changed:  # the screen changed in the last tick: its garbage goes now
             self._changed = False
             gc.collect()
-            self._shown = self.now
             if self.memlog:
                 self.log_mem()
         now = supervisor.ticks_ms()
@@ -217,9 +216,9 @@ class App(GameFlow):
             self._next = None
             nxt[0](*nxt[1])
         if (self.demo is None and self.nap < 2 and self.stack[-1].name == "menu" and len(self.stack) == 1
-                and ticks_diff(now, self._woke) >= _DEMO_IDLE and ticks_diff(now, self._shown) >= _DEMO_IDLE
+                and ticks_diff(now, self._woke) >= _DEMO_IDLE
                 and not any(self.input._down)):  # pylint: disable=protected-access
-            self.watch()  # left alone at the main menu (no key held either): the demo
+            self.watch()  # 30 s alone at the main menu (and no key held): the demo
         if self.demo is not None:
             self.demo.tick(now)
         self._tick_timer()
