@@ -290,6 +290,21 @@ def _patch_board(rig, board, board_id, pins):
     rig._undo.append(undo)  # pylint: disable=protected-access
 
 
+def _background_on_the_virtual_clock(displayio):
+    """Blinka refreshes ``auto_refresh`` displays from a thread of its own
+    that wakes every real millisecond. On the virtual clock the device
+    thread's sleeps refresh them instead (CircuitPython runs its background
+    tasks while code sleeps; the content cannot change within one sleep, so
+    once a sleep draws what ~60 frames a second would), and the thread is
+    stopped, for the rest of the
+    process: its thousand wake-ups a second cost every simulated console
+    about a tenth of its time, and it could read a display the firmware was
+    still constructing (``'SSD1306' object has no attribute
+    '_auto_refresh'``). The firmware turns ``auto_refresh`` off; a real-time
+    rig (``tools/sim.py`` in a window, one rig a process) keeps the thread."""
+    displayio._stop_background()  # pylint: disable=protected-access
+
+
 def _wrap_refresh(rig, busdisplay):
     original = busdisplay.BusDisplay.__dict__["_refresh_display"]
 
@@ -375,7 +390,10 @@ def install(
     import board
     import busdisplay
     import busio
-    import displayio  # noqa: F401  (starts Blinka's refresh thread; harmless)
+    import displayio
+
+    if not realtime:
+        _background_on_the_virtual_clock(displayio)
     import microcontroller
     import pwmio
 
@@ -411,6 +429,9 @@ def install(
                 """time.sleep: virtual in the device thread while the rig is installed."""
                 if _active.RIG is rig and threading.get_ident() == rig.device_thread:
                     rig.clock.sleep(seconds)
+                    for display in displayio.displays:  # a sleep's background task: auto_refresh
+                        if display.auto_refresh:
+                            display.refresh()
                 else:
                     real_sleep(seconds)
 
