@@ -416,6 +416,34 @@ def test_auto_refresh_runs_in_the_device_threads_sleeps_not_in_blinkas_thread(ma
     assert rig.oled.frames == frames + 1 and rig.oled.pixel(20, 5) == 0
 
 
+def test_the_firmwares_gc_collect_takes_the_youngest_generation(make_rig):
+    # A full collection of a test worker's heap costs 50-100 ms and the
+    # firmware collects at every screen change: under the rig gc.collect()
+    # collects generation 0 (young cycles still go), and is itself again after.
+    import gc  # pylint: disable=import-outside-toplevel
+    import weakref  # pylint: disable=import-outside-toplevel
+
+    builtin = gc.collect
+    rig = make_rig("pico")
+    assert gc.collect is not builtin
+    seen = []
+    gc.callbacks.append(lambda phase, info: seen.append(info["generation"]) if phase == "start" else None)
+    try:
+        class Node:  # pylint: disable=too-few-public-methods
+            pass
+
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        gone = weakref.ref(a)
+        del a, b
+        gc.collect()
+    finally:
+        gc.callbacks.pop()
+    assert gone() is None and seen and seen[-1] == 0  # (an automatic collection may come before)
+    rig.close()
+    assert gc.collect is builtin
+
+
 def test_default_ticks_start_like_circuitpython(make_rig):
     make_rig("pico")
     import supervisor  # pylint: disable=import-outside-toplevel

@@ -51,7 +51,6 @@ last one ends where the fault was seen), and writes them as JSON for
 """
 
 import argparse
-import gc
 import json
 import os
 import random
@@ -640,12 +639,6 @@ def _hook(fuzzer, session):
         return out
 
     cls.refresh = refresh
-    # The firmware collects at every screen change (a device's heap); on
-    # CPython a full collection of this process costs ~4 ms and changes
-    # nothing the firmware sees: the youngest generation only.
-    full = gc.collect
-    fuzzer.unhook.append(lambda: setattr(gc, "collect", full))
-    gc.collect = lambda generation=0: full(0)
     from pisti_app import games, saves  # pylint: disable=import-outside-toplevel
 
     ch = fuzzer.chain
