@@ -4,7 +4,7 @@
 ``tools/memgauge.py``: the whole app (code.py, lib/, pisti_core/, assets/,
 the device libraries as .mpy) in MicroPython's WebAssembly VM, played by
 its buttons through every mode against Usta, a rated match cut by a power
-cut and resumed, a language switch.
+cut and resumed, a language switch, the demo that plays itself (issue 19).
 
 * at most 64 KB live at the main menu, at most 110 KB live anywhere in a match;
 * every mode completes a match;
@@ -86,6 +86,21 @@ def test_every_match_within_110K_live(gauge):
     assert first["game_peak"] <= MATCH_MAX and not over, \
         "%d B live in a match (budget %d), per mode %s\n%s" % (
             first["game_peak"], MATCH_MAX, peaks, _table(first))
+
+
+def test_the_demo_within_110K_live(gauge):
+    """Issue 19: the demo that plays itself (started by 30 s alone at the main
+    menu, then by Watch) in each of its modes, bots at every seat, within
+    the match budget; a key brings the main menu back within its own."""
+    first, _ = gauge
+    demo = (first.get("modes") or {}).get("demo") or {}
+    assert demo.get("seen") == ["pisti2", "yedili3", "pisti4", "yedili4"] and demo.get("matches", 0) >= 1, \
+        "the demo was not watched through its modes: %s: %s\n%s" % (first.get("kind"), first.get("error"),
+                                                                     _table(first))
+    assert 0 < demo["peak"] <= MATCH_MAX, "%d B live in the demo (budget %d)\n%s" % (
+        demo["peak"], MATCH_MAX, _table(first))
+    after = [r for r in first["rows"] if r[0] == "demo>" and r[1] == "menu"]
+    assert after and after[0][4] <= MENU_MAX, after
 
 
 def test_no_memory_error_or_hang_in_the_picos_heap(gauge):

@@ -16,7 +16,9 @@ runs under Node in ``@micropython/micropython-webassembly-pyscript``
 (tools/memgauge/standins/). tools/memgauge/gauge.mjs presses the buttons:
 boot to the main menu, every mode against Usta to the match end (the first
 one rated, cut off by a power cut and resumed with Continue), a language
-switch. It calls ``App.tick()`` once per call from JS and reads
+switch, then the demo (issue 19): left alone at the main menu it starts,
+plays its first match to the end, and Watch starts each of the next three
+modes for a hand (``demo`` in the JSON: its peak, matches and ``seen``). It calls ``App.tick()`` once per call from JS and reads
 ``gc.mem_alloc()`` at the start of the next call (the VM collects only when
 control is back in JS): "live" below is the heap in use between two ticks,
 net of the driver and the stand-ins (loaded before boot and subtracted).
@@ -338,6 +340,7 @@ def summary(res, modes):
            "menu_peak": res.get("menu_peak"), "menu_boot": res.get("menu_boot"),
            "game_peak": res.get("game_peak"),
            "modes": {m: _mode_summary((res.get("modes") or {}).get(m, {})) for m in modes},
+           "demo": (res.get("modes") or {}).get("demo", {}),
            "ticks": res.get("ticks"), "seconds": res.get("seconds")}
     if res.get("cap"):
         # the same at the end: the heap never grew (None: the VM stopped answering)

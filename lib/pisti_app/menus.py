@@ -48,7 +48,7 @@ class Menus:
         items = []
         if self.app.kept is not None:
             items.append(Item("continue", t("continue")))
-        for k in ("new_game", "rankings", "settings", "rules", "about", "link_play"):
+        for k in ("new_game", "rankings", "settings", "rules", "about", "link_play", "watch"):
             items.append(Item(k, t(k)))
         return items
 
@@ -149,6 +149,8 @@ class Menus:
                 app.push(self.settings())
             elif k == "rules":
                 app.push(self.rules())
+            elif k == "watch":  # the demo (issue 19)
+                app.later(app.watch)
             else:
                 from pisti_app import info
                 app.push(info.Rankings(app) if k == "rankings" else info.About(app))

@@ -87,6 +87,7 @@ def _status():
     st = {"legal": [], "your_hand": []}
     scr.status(st)
     st["screen"] = scr.name
+    st["demo"] = app.demo is not None
     s = app.session
     if s is not None:
         st["game"] = s.game

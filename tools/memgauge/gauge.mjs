@@ -187,6 +187,7 @@ function powerCut() {
 const rows = new Map(); // "mode\tscreen" -> {n, min, max}
 const modes = {};
 for (const m of MODES) modes[m] = { peak: 0, matches: 0, ticks: 0 };
+modes.demo = { peak: 0, matches: 0, ticks: 0, seen: [] }; // the demo that plays itself (issue 19)
 let phase = "boot"; // boot, menus, or a mode key
 let screenName = "";
 let ticks = 0;
@@ -532,6 +533,7 @@ else MODES.forEach((m, i) => {
   if (MODES.length >= 3 && i === MODES.length - 2) plan.push({ lang: "en" });
 });
 if (MODES.length === 1 && !LINK) plan.push({ lang: "en" });
+if (!LINK) plan.push({ demo: true });
 
 let waited = 0;
 function idle(ticksToWait = 1) {
@@ -651,6 +653,52 @@ function switchLang(lang) {
   throw new Stop("stuck", "could not switch the language to " + lang);
 }
 
+// The demo (issue 19): left alone for 30 s at the main menu it starts by
+// itself, plays its first mode (Pişti 2p) to the match end and goes on to
+// the next (Pis Yedili 3p), watched to its first hand's end; a key ends it,
+// and Watch starts the next modes (Pişti 4p, Pis Yedili 4p), each watched
+// to its first hand's end and ended by a key. Counted as "demo".
+function watchDemo() {
+  const demo = modes.demo;
+  let n = 0;
+  waited = 0;
+  while (screenName === "menu") {
+    tick();
+    if (++n > 3500) throw new Stop("stuck", "no demo after 35 s alone at the main menu");
+  }
+  if (n < 2900) throw new Stop("stuck", "the demo started after " + n + " ticks at the main menu, not 30 s");
+  phase = "demo";
+  menuTag = "demo>";
+  for (let round = 0; round < 4; round++) {
+    let st = status();
+    if (!st.demo || st.screen !== "table") throw new Stop("stuck", "no demo table: " + JSON.stringify(st).slice(0, 300));
+    demo.seen.push(st.game + st.players);
+    const until = round === 0 ? "its next match" : "a hand end";
+    let was = screenName;
+    for (n = 0; ; n++) {
+      tick();
+      if (n > 30000) throw new Stop("stuck", "the demo did not reach " + until);
+      if (screenName === was) continue;
+      if (screenName === "match_end") demo.matches++;
+      if (round === 0 && was === "match_end" && screenName === "table") break; // the next match came by itself
+      if (round > 0 && screenName === "hand_end") { for (let i = 0; i < 20; i++) tick(); break; }
+      was = screenName;
+    }
+    if (round === 0) continue; // watched on: the demo went on to its next mode by itself
+    tap("B"); // any key: back to the main menu, and nothing else
+    idle(5);
+    st = status();
+    if (st.screen !== "menu" || st.demo) throw new Stop("stuck", "a key did not end the demo: " + JSON.stringify(st).slice(0, 300));
+    if (round === 3) break;
+    phase = "menus";
+    for (n = 0; moveTo(st, "watch"); n++) { st = status(); if (n > 10) throw new Stop("stuck", "no Watch row"); }
+    phase = "demo";
+    tap("A");
+    idle(2);
+  }
+  phase = "menus";
+}
+
 async function calibrateAlone(list) {
   // each module (with what it imports) in a fresh VM, the stand-ins loaded
   const steps = [];
@@ -712,8 +760,9 @@ try {
     for (const item of plan) {
       if (item.link) playLink(item);
       else if (item.mode) await playMode(item);
+      else if (item.demo) watchDemo();
       else switchLang(item.lang);
-      out({ ev: "progress", ticks, phase, screen: screenName, done: item.mode || "lang:" + item.lang });
+      out({ ev: "progress", ticks, phase, screen: screenName, done: item.mode || (item.demo ? "demo" : "lang:" + item.lang) });
     }
     if (LINK) linkFinish();
   }
