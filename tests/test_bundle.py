@@ -261,7 +261,7 @@ def boot_drive(drive, keys, overrides=None):
 # and plays at a table.
 TOUR = {
     "pico": ("A,DOWN*4,A,B,UP,A,A,RIGHT,B,B,UP,A,B,UP,A,B,UP,A", "new_game", "A*4"),
-    "featherwing": ("B,A*2,B,B:900,A,B,B,C,B:900,B:900,A*2,B,B:900", "menu", "B*4"),
+    "featherwing": ("B,A*3,B,B:900,A,B,B,C,B:900,B:900,A*2,B,B:900", "menu", "B*4"),  # (up past Watch and Link play)
 }
 
 
