@@ -30,7 +30,9 @@ Kinds: 1 settings, 2 ranking (latest wins), 3 game start (a new game
 header, no actions yet), 4 game actions (appended), 5 game end,
 6 game image (header length, header, actions: the whole game in one
 record, written only by compaction), 7 meta (generation: compactions so
-far; it closes every image, so its absence means a cut image).
+far; it closes every image, so its absence means a cut image), 8 the
+statistics (latest wins; added later in layout 1: a build without it
+reads a log holding one as damaged from there on).
 
 Power cuts. A write programs its bytes in address order, so a cut leaves a
 record whose last byte is still 0xFF: its check fails and it is ignored
@@ -40,8 +42,8 @@ and the writer appends after the same point, so no erase is needed.
 Anything else that does not parse is damage: what came before it is kept
 and the next save compacts.
 
-Compaction writes magic, ranking, settings, game image, meta, in that
-order, so the ranking is the first thing programmed after the erase. A cut
+Compaction writes magic, ranking, statistics, settings, game image, meta,
+in that order, so the ranking is the first thing programmed after the erase. A cut
 after the erase and before the ranking record's last byte loses the
 ranking: ``4 + record_size(len(ranking))`` cut points per compaction (68
 for a 60-byte ranking), against about 2,800 (Pişti) to 4,000 (Pis Yedili)
@@ -81,6 +83,7 @@ _ACTIONS = const(4)
 _END = const(5)
 _GAME = const(6)
 _META = const(7)
+_STATS = const(8)
 _MAX_BLOB = const(254)
 _META_LEN = const(5)  # tag, generation (2), check (2)
 _FF32 = b"\xff" * 32
@@ -171,7 +174,7 @@ class Store:
     store owns the whole nvm: nothing else may write it. ``buf``: an
     optional bytearray of the nvm's length for loading and compacting.
 
-    State: ``settings``, ``ranking``, ``game_header`` (bytes or None) and
+    State: ``settings``, ``ranking``, ``stats``, ``game_header`` (bytes or None) and
     ``game_actions`` (a bytearray of every action byte of the game in
     progress, in order; replaced, not extended, by start_game/end_game).
     After load: ``status`` ('ok', 'recovered', 'reset'), ``notice`` (one
@@ -201,6 +204,7 @@ class Store:
     def _clear(self):
         self.settings = None
         self.ranking = None
+        self.stats = None
         self.game_header = None
         self.game_actions = bytearray()
         self.generation = 0
@@ -252,7 +256,7 @@ class Store:
             kind = t >> 4
             code = t & 15
             h = 1 if code <= 12 else code - 11
-            if kind == 0 or kind > _META or code == 15 or p + h > size:
+            if kind == 0 or kind > _STATS or code == 15 or p + h > size:
                 break
             if code <= 12:
                 n = code
@@ -302,6 +306,8 @@ class Store:
             self.settings = bytes(img[a:b])
         elif kind == _RANKING:
             self.ranking = bytes(img[a:b])
+        elif kind == _STATS:
+            self.stats = bytes(img[a:b])
         elif kind == _START:
             self.game_header = bytes(img[a:b])
             self.game_actions = bytearray()
@@ -337,6 +343,19 @@ class Store:
             self._save(_RANKING, data, self.settings, data, self.game_header,
                        self.game_actions, b"")
             self.ranking = data
+
+    def put_stats(self, data):
+        """Save the statistics blob (at most 254 bytes); same bytes: no write."""
+        data = _blob(data, "stats")
+        if data != self.stats:
+            old = self.stats
+            self.stats = data  # (a compaction writes self.stats)
+            try:
+                self._save(_STATS, data, self.settings, self.ranking, self.game_header,
+                           self.game_actions, b"")
+            except BaseException:
+                self.stats = old
+                raise
 
     def start_game(self, header):
         """Save a new game in progress: its header (at most 254 bytes), no actions."""
@@ -402,6 +421,8 @@ class Store:
         need = 4 + _META_LEN
         if r is not None:
             need += record_size(len(r))
+        if self.stats is not None:
+            need += record_size(len(self.stats))
         if s is not None:
             need += record_size(len(s))
         if h is not None:
@@ -419,6 +440,8 @@ class Store:
         if r is not None:  # the most precious first: the shortest exposure
             p = _put(img, p, _RANKING, r)
         rank_end = p
+        if self.stats is not None:
+            p = _put(img, p, _STATS, self.stats)
         if s is not None:
             p = _put(img, p, _SETTINGS, s)
         settings_end = p

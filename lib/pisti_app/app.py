@@ -151,10 +151,14 @@ class App(GameFlow):
             from pisti_app.games import Kept
             kept = Kept(kept)
         self.kept = kept
-        st = self.nvm_state = self.saves.state  # as boot found the nvm
-        self.nvm_notice = self.saves.notice
+        sv = self.saves
+        if sv.store.stats is not None:  # statistics that do not read reset alone, with a notice
+            sv.read_stats()
+            self.forget("pisti_app.stats")
+        st = self.nvm_state = sv.state  # as boot found the nvm
+        self.nvm_notice = sv.notice
         # The notices of this boot, one line each: the saves, then the settings ignored.
-        self.notices = [] if st == "ok" else [strings.t("nvm_" + st)]
+        self.notices = [] if st == "ok" else [strings.t("stats_reset" if sv.stats_reset else "nvm_" + st)]
         self.notices += notices(rd.bad, strings.t("bad_setting"), strings.t("bad_setting_short"))
         bad = rd.bad
         rd = None

@@ -29,6 +29,10 @@ def app_status(self, rankings=True):
           "rated": s is not None and s.rated, "timer": self._timer.left if self._timer is not None else None,
           "rankings": self.rankings.as_dict() if rankings else None,
           "nvm": {"erases": erases, "state": state, "notice": notice}}
+    if rankings:  # the statistics (issue 19), from the saves as the ranking
+        from pisti_app import stats
+        st["stats"] = stats.as_dict(self.saves.read_stats())
+        self.forget("pisti_app.stats")
     if s is not None:
         m = s.match
         st["game"] = s.game
