@@ -348,14 +348,9 @@ class Store:
         """Save the statistics blob (at most 254 bytes); same bytes: no write."""
         data = _blob(data, "stats")
         if data != self.stats:
-            old = self.stats
-            self.stats = data  # (a compaction writes self.stats)
-            try:
-                self._save(_STATS, data, self.settings, self.ranking, self.game_header,
-                           self.game_actions, b"")
-            except BaseException:
-                self.stats = old
-                raise
+            self._save(_STATS, data, self.settings, self.ranking, self.game_header,
+                       self.game_actions, b"", data)
+            self.stats = data
 
     def start_game(self, header):
         """Save a new game in progress: its header (at most 254 bytes), no actions."""
@@ -390,16 +385,17 @@ class Store:
         self._save(None, b"", self.settings, self.ranking, self.game_header,
                    self.game_actions, b"")
 
-    def _save(self, kind, payload, s, r, h, a, b):
+    def _save(self, kind, payload, s, r, h, a, b, t=0):
         # Append one record; when it does not fit, write the image of the new
-        # state (s, r, h, a + b) instead. Either is one nvm write.
+        # state (s, r, h, a + b; statistics t, 0: as they are) instead. Either
+        # is one nvm write.
         p = self._free
         if p is None:
             raise RuntimeError("Store.load() must run before saving")
         pre = 4 + _META_LEN if p == 0 else _META_LEN if self._seal else 0
         n = pre + record_size(len(payload))
         if kind is None or self._dirty or p + n > self._size:
-            self._compact(s, r, h, a, b)
+            self._compact(s, r, h, a, b, self.stats if t == 0 else t)
             return
         buf = bytearray(n)
         q = 0
@@ -415,14 +411,14 @@ class Store:
         self._seal = False
         self.blank = False
 
-    def _compact(self, s, r, h, a, b):
+    def _compact(self, s, r, h, a, b, t):
         size = self._size
         g = (self.generation + 1) & 0xFFFF
         need = 4 + _META_LEN
         if r is not None:
             need += record_size(len(r))
-        if self.stats is not None:
-            need += record_size(len(self.stats))
+        if t is not None:
+            need += record_size(len(t))
         if s is not None:
             need += record_size(len(s))
         if h is not None:
@@ -440,8 +436,8 @@ class Store:
         if r is not None:  # the most precious first: the shortest exposure
             p = _put(img, p, _RANKING, r)
         rank_end = p
-        if self.stats is not None:
-            p = _put(img, p, _STATS, self.stats)
+        if t is not None:
+            p = _put(img, p, _STATS, t)
         if s is not None:
             p = _put(img, p, _SETTINGS, s)
         settings_end = p

@@ -14,11 +14,12 @@ from test_app_match import First
 from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 
 from pisti_app import stats
+from pisti_app.status import STATS
 from pisti_core.match import new_hand
 from pisti_core.nvlog import Store, crc16, record_size
 from tools.shims.nvm import FlashNvm, PowerCut
 
-ZERO = stats.as_dict(stats.blob(None))
+ZERO = {"pisti": dict.fromkeys(STATS, 0), "yedili": dict.fromkeys(STATS[:4] + STATS[6:], 0)}
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +91,7 @@ def play_match(d, game, players, levels, target=None, rated=False, totals=None):
 
 
 def test_a_whole_pisti_match_and_one_hand_matches_are_counted(device):
-    d = device(PISTI_SEED=5, PISTI_DELAY=0)
+    d = device(PISTI_SEED=6, PISTI_DELAY=0)
     d.press("A")
     assert d.status()["stats"] == ZERO
     st, hands = play_match(d, "pisti", 2, (None, "acemi"), 101)
@@ -240,10 +241,10 @@ def _image_with(device, stats_blob):
     return nvm.snapshot(), st["rankings"], st["stats"]
 
 
-@pytest.mark.parametrize("lang,words", [("en", "Statistics unreadable: reset"),
+@pytest.mark.parametrize("lang,words", [("en", "Stats unreadable: reset"),
                                         ("tr", "İstatistikler sıfırlandı")])
 def test_statistics_that_do_not_add_up_reset_alone_with_a_clear_notice(device, lang, words):
-    bad = stats.blob(None)
+    bad = stats.blank()
     bad[6] = 1  # one Pişti match played ...
     bad[8] = 2  # ... and two won
     image, rank, _ = _image_with(device, bytes(bad))
@@ -251,7 +252,7 @@ def test_statistics_that_do_not_add_up_reset_alone_with_a_clear_notice(device, l
     d = device(nvm=nvm, PISTI_LANG=lang)
     assert d.app.notices == [words]
     st = d.status()
-    assert st["screen"] == "splash" and st["nvm"]["notice"] == stats.NOTICE
+    assert st["screen"] == "splash" and st["nvm"]["notice"] == "nvm: the saved statistics did not read; they start again"
     assert st["stats"] == ZERO and st["rankings"] == rank and st["saved"]  # only itself
     d.close()
     d = device(nvm=nvm.restart())  # reset for good: the next boot says nothing
@@ -259,7 +260,7 @@ def test_statistics_that_do_not_add_up_reset_alone_with_a_clear_notice(device, l
 
 
 def test_a_damaged_statistics_record_is_dropped_alone(device):
-    good = stats.blob(None)
+    good = stats.blank()
     good[6] = 0
     good[7] = 3  # three Pişti matches played
     image, rank, before = _image_with(device, bytes(good))
@@ -278,5 +279,5 @@ def test_a_damaged_statistics_record_is_dropped_alone(device):
 
 @pytest.mark.parametrize("data", [b"", b"\x5a\x01", bytes(37), b"\x5a\x02" + bytes(35)])
 def test_statistics_blobs_of_another_shape_do_not_read(data):
-    assert not stats.valid(data)
-    assert stats.valid(bytes(stats.blob(None)))
+    assert not stats.ok(data)
+    assert stats.ok(bytes(stats.blank()))

@@ -289,8 +289,6 @@ class GameFlow:
         """The statistics (:mod:`pisti_app.stats`, loaded for this only) of
         the hand just ended in ``s``, or of the rated match ``s`` left; never
         for a demo."""
-        if getattr(self, "demo", None) or getattr(s, "demo", None):
-            return
         from pisti_app import stats
         stats.count(self, s, left)
         self.forget("pisti_app.stats")

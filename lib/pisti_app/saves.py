@@ -12,8 +12,9 @@ hand is dealt, before it is shown) plus its action bytes, appended as they
 are taken, before their result is shown. A power cut therefore never loses
 or undoes a move, and never shows another deal.
 
-The statistics blob is :mod:`pisti_app.stats`'s (its own record: one that
-does not read resets alone). The settings blob is :mod:`pisti_app.prefs`'s (loaded only to read or
+The statistics blob (``store.stats``) is read and written by
+:mod:`pisti_app.stats` (its own record: one that does not read resets
+alone). The settings blob is :mod:`pisti_app.prefs`'s (loaded only to read or
 write it). A foreign or damaged nvm is the store's business ('reset' /
 'recovered' and a notice).
 Write errors (a power cut on the desktop rig) are never caught here.
@@ -60,7 +61,6 @@ class Saves:
         self.store = Store(nvm, reserve, bytearray(len(nvm)))
         self.state = self.store.load()
         self.notice = self.store.notice
-        self.stats_reset = False  # a statistics record that did not read was reset
 
     def _flag(self, notice):
         if self.state == "ok":
@@ -97,25 +97,6 @@ class Saves:
     def write_ranking(self, ranking):
         """Save the ranking (T-2), stamp included."""
         self.store.put_ranking(ranking.to_bytes())
-
-    # -- statistics (issue 19) ----------------------------------------------------------
-    def read_stats(self):
-        """The saved statistics blob (:mod:`pisti_app.stats`, loaded by the
-        caller); a record that does not read is reset to zeros, alone (the
-        ranking and the game stay), with a notice."""
-        from pisti_app import stats as st
-        data = self.store.stats
-        if data is None or st.valid(data):
-            return st.blob(data)
-        self._flag(st.NOTICE)
-        self.stats_reset = True
-        data = st.blob(None)
-        self.store.put_stats(data)
-        return data
-
-    def write_stats(self, data):
-        """Save the statistics blob (no write when it did not change)."""
-        self.store.put_stats(data)
 
     # -- the game in progress ------------------------------------------------------
     def kept(self, below=None, stamp=-1):

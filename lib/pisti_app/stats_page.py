@@ -17,17 +17,17 @@ from pisti_app.strings import t
 def pages(app):
     """``[(title, text), ...]``: the statistics of Pişti, then Pis Yedili."""
     from pisti_app import stats
-    d = stats.as_dict(app.saves.read_stats())
+    b = stats.load(app.saves)[0]
+    v = [stats.get(b, i // 8, i % 8) for i in range(16)]
     app.forget("pisti_app.stats")
     out = []
-    for game in ("pisti", "yedili"):
-        r = d[game]
-        if not (r["matches"] or r["hands"]):
-            text = t("stats_none")
+    for g in (0, 1):
+        r = v[8 * g:8 * g + 8]  # matches, won, hands, hands_won, pistis, jack_pistis, streak, best
+        if not (r[0] or r[2]):
+            text = t("stats_empty")
         else:
-            text = t("stats_page") % (r["matches"], r["won"], r["hands"], r["hands_won"],
-                                      r["streak"], r["best"])
-            if game == "pisti":
-                text += "\n" + t("stats_pistis") % (r["pistis"], r["jack_pistis"])
-        out.append((t("stats"), t(game) + "\n" + text))
+            text = t("stats_lines") % (r[0], r[1], r[2], r[3], r[6], r[7])
+            if not g:
+                text += "\n" + t("stats_pistis") % (r[4], r[5])
+        out.append((t("stats"), t("yedili" if g else "pisti") + "\n" + text))
     return out
