@@ -385,9 +385,9 @@ class Store:
         self._save(None, b"", self.settings, self.ranking, self.game_header,
                    self.game_actions, b"")
 
-    def _save(self, kind, payload, s, r, h, a, b, t=0):
+    def _save(self, kind, payload, s, r, h, a, b, t=None):
         # Append one record; when it does not fit, write the image of the new
-        # state (s, r, h, a + b; statistics t, 0: as they are) instead. Either
+        # state (s, r, h, a + b; statistics t, None: as they are) instead. Either
         # is one nvm write.
         p = self._free
         if p is None:
@@ -395,7 +395,7 @@ class Store:
         pre = 4 + _META_LEN if p == 0 else _META_LEN if self._seal else 0
         n = pre + record_size(len(payload))
         if kind is None or self._dirty or p + n > self._size:
-            self._compact(s, r, h, a, b, self.stats if t == 0 else t)
+            self._compact(s, r, h, a, b, self.stats if t is None else t)
             return
         buf = bytearray(n)
         q = 0

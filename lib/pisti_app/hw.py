@@ -152,12 +152,12 @@ class Hardware:
         # The battery: [AnalogIn of VSYS/3, DigitalInOut of USB present, next
         # reading (ticks), VSYS mV, warning due] (App.tick reads it).
         self.supply = None
-        if supply is not None:
+        adc, usb = supply or (None, None)
+        if adc is not None and usb is not None:
             import analogio
             import digitalio
             import supervisor
-            self.supply = [analogio.AnalogIn(supply[0]), digitalio.DigitalInOut(supply[1]),
-                           supervisor.ticks_ms(), 0, False]
+            self.supply = [analogio.AnalogIn(adc), digitalio.DigitalInOut(usb), supervisor.ticks_ms(), 0, False]
         import microcontroller
         self.nvm = getattr(microcontroller, "nvm", None)  # the saves (T-6); None: none
         self.buzzer = None
