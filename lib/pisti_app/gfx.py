@@ -269,22 +269,15 @@ def box(w, h, x=0, y=0, value=1, hidden=False):
 batt = 0  # the battery (App._read_supply): 0 on USB or not read, 1 on battery, 2 low
 
 
-def batt_mark(group, rx, y):
-    """On battery power, the battery mark ending at ``rx`` in a white title
-    bar, appended to ``group`` (:mod:`pisti_app.battmark`, loaded for this
-    only); the room it takes (0 without a mark)."""
-    if not batt:
-        return 0
-    from pisti_app import battmark
-    return battmark.draw(group, batt, palette("inverse"), rx - 9, y + 1)
-
-
 def title_bar(group, h=8, x=1, y=0, rx=127):
     """A white bar ``h`` rows high across the top with black small text: the
     left label at ``x`` and the right-aligned one ending at ``rx`` (left of
-    the battery mark, if any), both appended to ``group``; returns (left, right)."""
+    the battery mark on battery power: :mod:`pisti_app.battmark`, loaded for
+    this only), both appended to ``group``; returns (left, right)."""
     group.append(box(128, h, 0, 0))
-    rx -= batt_mark(group, rx, y)
+    if batt:
+        from pisti_app import battmark
+        rx -= battmark.draw(group, batt, palette("inverse"), rx - 9, y + 1)
     out = []
     for lx, anchor in ((x, (0.0, 0.0)), (rx, (1.0, 0.0))):
         lbl = label("small", "", lx, y, anchor=anchor)

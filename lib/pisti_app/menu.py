@@ -81,7 +81,10 @@ class ListMenu(Screen):
             self.left.append(a)
             self.right.append(b)
         ty = 0 if c else 1
-        rx = 127 - gfx.batt_mark(g, 127, ty - 1)
+        rx = 127
+        if gfx.batt:  # on battery power: the mark (pisti_app.battmark)
+            from pisti_app import battmark
+            rx -= battmark.draw(g, gfx.batt, gfx.palette("inverse"), 118, ty)
         self.more_up = gfx.label("small", "", rx, ty, anchor=(1.0, 0.0))
         self.more_up.color = gfx.BLACK
         g.append(self.more_up)
