@@ -45,13 +45,18 @@ class Lockstep(Receive):
     the bot levels for the offer's bytes. ``urandom`` is injectable."""
 
     def __init__(self, port, role, firmware, now=0, setup=None, levels=(), urandom=os.urandom, saved=None,
-                 last_ses=-1):
+                 last_ses=-1, key=None):
         self.urandom = urandom
+        self.key = key  # L-3: each hand's bytes come from it (kept in the save), else drawn per hand
         self.match = None  # type: Any  # the Match, local numbering
         self.hands_done = 0
         self.rot = setup.guest_seat if setup is not None and role == P.GUEST else 0
         if saved is not None and saved[0] is not None:
             self.match, self.hands_done = P.load(saved[0], self.rot)
+            h = self.match.hand
+            if h is not None and h.over:  # saved as it ended (L-9): scored here, the next deal follows
+                self.match.end_hand()
+                self.hands_done += 1
         r = urandom(2)
         ses = r[0]
         if ses == last_ses:
@@ -173,7 +178,10 @@ class Lockstep(Receive):
         self.phase = DEAL
         k = self.hands_done
         if self.secret is None or self.secret[0] != k:
-            self.secret = (k, bytes(self.urandom(16)))
+            if self.key is not None:  # the same bytes again after a power cut (L-3, L-9)
+                self.secret = (k, P.sha256(b"pisti-hand" + bytes(self.key) + _b16(k))[0:16])
+            else:
+                self.secret = (k, bytes(self.urandom(16)))
             self.peer_secret = None
         self.revealed = False
         self.chan.send(COMMIT, _b16(k) + P.commitment(self.secret[1]))
@@ -247,12 +255,15 @@ class Lockstep(Receive):
     # -- resuming after a power cut (L-9) --------------------------------------------
     @classmethod
     def resume(cls, port, role, firmware, now, setup, saved, secret=None, levels=(), urandom=os.urandom,
-               last_ses=-1):
+               last_ses=-1, key=None):
         """The console after a boot, from its save: ``saved`` is its
         :func:`pisti_core.linkproto.record` (or None before the first deal),
         ``secret`` the ``(hand, bytes)`` it committed to (L-3), ``last_ses``
-        the session byte it used before (saved too)."""
-        self = cls(port, role, firmware, now, setup, levels, urandom, (saved, secret), last_ses)
+        the session byte it used before (saved too), ``key`` the key its
+        hands' bytes come from (L-3: saved with the game, so ``secret`` may
+        be None). A record saved as its hand ended is scored and the next
+        hand's deal begins."""
+        self = cls(port, role, firmware, now, setup, levels, urandom, (saved, secret), last_ses, key)
         self.secret = secret
         if self.match is not None and self.match.over:
             self.phase = OVER

@@ -40,7 +40,7 @@ class LinkError(Exception):
     English."""
 
     def __init__(self, key, text):
-        Exception.__init__(self, text)
+        super().__init__(text)  # (MicroPython: Exception has no __init__ attribute)
         self.key = key
         self.text = text
 

@@ -40,10 +40,12 @@ def deal_deck(game, players, below=randbelow):
     T-6); for Pişti never a Jack at the bottom, and a deck whose four centre
     cards are Jacks is shuffled again (P-5 redeal, same dealer)."""
     if game == "pisti":
-        from pisti_core.pisti import centre
         while True:
             deck = shuffle_and_cut(1, below, True)
-            if deck[3] >> 2 != 10 or centre(deck) is not None:  # P-5: no Jack on top, no redeal
+            if deck[3] >> 2 != 10:  # P-5: no Jack on top (imports nothing: the arena's speed)
+                return deck
+            from pisti_core.pisti import centre
+            if centre(deck) is not None:  # P-5: no redeal
                 return deck
     return shuffle_and_cut(decks_for(players), below, False)
 

@@ -20,6 +20,8 @@ except ImportError:  # CPython
 GAMES = ("pisti", "yedili")
 LEVELS = ("acemi", "kalfa", "usta")
 MODES = ((0, 2), (0, 4), (1, 2), (1, 3), (1, 4))  # (game index, players)
+PERSON = "person"  # L-10: rated link games, ranked "against a person" (a table of their own)
+_PERSON_KEYS = const(15)  # their key bytes: 15 + the mode's index (after the 3 levels of each mode)
 TIMER_MIN = const(30)  # T-3 seconds a move
 TIMER_MAX = const(300)
 TIMER_DEFAULT = const(60)
@@ -137,11 +139,11 @@ class Ranking:
         n = 0
         for mi in range(len(MODES)):
             g, p = MODES[mi]
-            for li in range(3):
-                r = self.rows.get(self.key(GAMES[g], p, LEVELS[li]))
+            for li in range(4):
+                r = self.rows.get(self.key(GAMES[g], p, LEVELS[li] if li < 3 else PERSON))
                 if r is None:
                     continue
-                out.append(mi * 3 + li)
+                out.append(mi * 3 + li if li < 3 else _PERSON_KEYS + mi)
                 for v in r:
                     v &= 0xFFFF  # points may be negative: two's complement
                     out.append(v >> 8)
@@ -165,14 +167,14 @@ class Ranking:
         for i in range(data[1]):
             b = 2 + i * 11
             k = data[b]
-            if k >= len(MODES) * 3:
+            if k >= _PERSON_KEYS + len(MODES):
                 raise ValueError("ranking record names an unknown table %d" % k)
-            g, p = MODES[k // 3]
+            g, p = MODES[k // 3] if k < _PERSON_KEYS else MODES[k - _PERSON_KEYS]
             row = []
             for j in range(5):
                 v = data[b + 1 + 2 * j] << 8 | data[b + 2 + 2 * j]
                 row.append(v - 0x10000 if v >= 0x8000 else v)
             if row[0] != row[1] + row[2] + row[3] or row[0] < 0:
                 raise ValueError("ranking record does not add up")
-            r.rows[r.key(GAMES[g], p, LEVELS[k % 3])] = tuple(row)
+            r.rows[r.key(GAMES[g], p, LEVELS[k % 3] if k < _PERSON_KEYS else PERSON)] = tuple(row)
         return r

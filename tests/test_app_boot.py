@@ -190,7 +190,7 @@ def test_code_py_boots_splash_then_menu(tmp_path, monkeypatch):
         assert seen["boot"]["screen"] == "splash"
         # The splash gives way to the main menu by itself after a few seconds.
         assert seen["later"]["screen"] == "menu"
-        assert seen["later"]["menu"] == ["new_game", "rankings", "settings", "rules", "about", "link_play"]
+        assert seen["later"]["menu"] == ["new_game", "rankings", "settings", "rules", "about", "link_play", "watch"]
         for key in ("game", "players", "hand", "ply", "totals", "level", "turn",
                     "your_hand", "legal", "message"):
             assert key in seen["later"]

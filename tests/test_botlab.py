@@ -21,7 +21,7 @@ from pisti_core.match import deal_deck
 from pisti_core.pisti import PistiHand
 from tools import arena
 from tools.botlab import is_lab, make
-from tools.botlab.pimc_pisti import Pimc, clone, inference, sample_deck, world
+from tools.botlab.pimc_pisti import Guarded, Pimc, _key, clone, inference, sample_deck, world
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARENA = os.path.join(ROOT, "tools", "arena.py")
@@ -142,6 +142,101 @@ def test_pimc_plays_the_last_deal_like_the_solver():
                 assert c >> 2 == top, st.describe()
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_guarded_search_never_decides_on_what_its_seat_cannot_see(players):
+    # T-5 for the Usta overruled by the search (pimcg...): re-deal what the
+    # seat cannot see, the decision stays; z=0 overrules at every hint.
+    rng = random.Random(50 + players)
+    checked = 0
+    for k, (st, seat) in enumerate(positions(players, 3, 4)):
+        if k % 5 or len(st.hand(seat)) < 2:
+            continue
+        o = st.observe(seat)
+        want = Guarded(random.Random(7), 3, "fair", 1, 0.0).choose(o)
+        for _ in range(2):
+            o2 = pisti_redeal(st, seat, rng).observe(seat)
+            assert o2 == o
+            assert Guarded(random.Random(7), 3, "fair", 1, 0.0).choose(o2) == want, st.describe()
+        checked += 1
+    assert checked >= 10
+
+
+def test_guarded_search_is_usta_unless_sure_and_the_search_when_z_is_zero():
+    # Where the search is not sure, the guarded bot plays Usta's card with
+    # Usta's own draws (a plain Usta with the same generator agrees at every
+    # decision); with z=0 it plays the search's best card wherever that one
+    # scores more than Usta's on the same worlds.
+    from pisti_core.bots.pisti_bots import Bot
+    n = differs = 0
+    for k, (st, seat) in enumerate(positions(2, 4, 12)):
+        o = st.observe(seat)
+        sure = Guarded(random.Random(k), 2, "fast", 1, 1e9)
+        assert sure.choose(o) == Bot(random.Random(k), 4).choose(o)
+        if len(o.hand) < 2 or k % 3:
+            continue
+        u = Bot(random.Random(k), 4).choose(o)
+        tot = Pimc(random.Random(_key(o)), 3, "fast", horizon=1).scores(o)
+        i = max(range(len(tot)), key=lambda j: tot[j])
+        want = o.hand[i] if tot[i] > tot[list(o.hand).index(u)] else u
+        assert Guarded(random.Random(k), 3, "fast", 1, 0.0).choose(o) == want, st.describe()
+        differs += want != u
+        n += 1
+    assert n >= 20 and differs  # the search did overrule somewhere
+
+
+def yedili_positions(games, seed):
+    """(state, seat to move) along Pis Yedili hands of usta against kalfa,
+    2 to 4 players, Muamele picks left out (Y-15: face down)."""
+    from pisti_core.yedili import MUAMELE, YediliHand
+    for players in (2, 3, 4):
+        for g in range(games):
+            st = YediliHand(players, g % players,
+                            deal_deck("yedili", players, random.Random(seed + g).randrange))
+            bots = [make_bot("yedili", ("usta", "kalfa")[s % 2], random.Random(g * 8 + s))
+                    for s in range(players)]
+            while not st.over:
+                if st.phase != MUAMELE:
+                    yield st, st.turn
+                st.play(bots[st.turn].choose(st.observe(st.turn)))
+
+
+def test_every_yedili_world_shows_the_seat_exactly_what_it_saw():
+    # T-5: the other hands and the stock are dealt from the unseen cards (one
+    # or two decks, Y-1); the seat's observation of the world is its own.
+    from tools.botlab.pimc_yedili import world
+    rng = random.Random(4)
+    n = 0
+    moved = 0
+    for st, seat in yedili_positions(2, 30):
+        o = st.observe(seat)
+        w = world(o, rng)
+        assert w.observe(seat) == o, st.describe()
+        moved += any(w.hand(s) != st.hand(s) for s in range(st.players) if s != seat)
+        n += 1
+    assert n > 300 and moved > 0.9 * n
+
+
+def test_yedili_guarded_search_never_decides_on_what_its_seat_cannot_see():
+    # The re-deal check of tests/test_bots_yedili.py on the Pis Yedili pimcg:
+    # z=0 follows the search at every hint, so the search itself is checked.
+    from test_bots_yedili import yedili_redeal
+    from tools.botlab.pimc_yedili import Guarded as YGuarded
+    rng = random.Random(6)
+    checked = 0
+    for k, (st, seat) in enumerate(yedili_positions(1, 40)):
+        o = st.observe(seat)
+        if k % 9 or len(o.legal()) < 2:
+            continue
+        want = YGuarded(random.Random(k), 2, "fast", 0, 0.0).choose(o)
+        o2 = yedili_redeal(st, seat, rng).observe(seat)
+        assert o2 == o
+        assert YGuarded(random.Random(k), 2, "fast", 0, 0.0).choose(o2) == want, st.describe()
+        assert YGuarded(random.Random(k), 2, "fast", 0, 1e9).choose(o) == \
+            make_bot("yedili", "usta", random.Random(k)).choose(o)  # unsure: Usta's action
+        checked += 1
+    assert checked >= 10
+
+
 def test_lab_names():
     assert is_lab("pimc64") and is_lab("pimcu16") and not is_lab("pimc") \
         and not is_lab("pimc0") and not is_lab("usta")
@@ -150,6 +245,12 @@ def test_lab_names():
     assert make("pimcu8", "pisti", random.Random(1)).rollout == "usta"
     f = make("pimcf16h1", "pisti", random.Random(1))
     assert (f.worlds, f.rollout, f.horizon) == (16, "fair", 1)
+    g = make("pimcgu16h1", "pisti", random.Random(1))
+    assert isinstance(g, Guarded) and (g.worlds, g.rollout, g.horizon, g.z) == (16, "usta", 1, 2.0)
+    assert make("pimcg8z25", "pisti", random.Random(1)).z == 2.5 and is_lab("pimcgf32h2z15")
+    from tools.botlab import pimc_yedili
+    y = make("pimcg8", "yedili", random.Random(1))
+    assert isinstance(y, pimc_yedili.Guarded) and (y.worlds, y.rollout, y.z) == (8, "fast", 2.0)
     with pytest.raises(ValueError, match="Pişti only"):
         make("pimc8", "yedili", random.Random(1))
     with pytest.raises(ValueError, match="Pişti only"):

@@ -139,14 +139,14 @@ def test_a_broken_invariant_is_a_fault_that_reproduces(monkeypatch, tmp_path):
     _missing_card(monkeypatch)
     out = io.StringIO()
     path = tmp_path / "fault.json"
-    code = fuzz.main(["--presses", "3000", "--seed", "3", "--profile", "pico", "--quiet",
+    code = fuzz.main(["--presses", "3000", "--seed", "5", "--profile", "pico", "--quiet",
                       "--fault-file", str(path)], out=out)
     text = out.getvalue()
     assert code == 1, text
     assert "faults: 1" in text and "cards do not add up to the deck of 52" in text
-    assert "seed 3, profile pico" in text
+    assert "seed 5, profile pico" in text
     saved = json.loads(path.read_text())
-    assert saved["seed"] == 3 and saved["profile"] == "pico" and saved["boots"]
+    assert saved["seed"] == 5 and saved["profile"] == "pico" and saved["boots"]
     # with the checks: the same fault again
     out2 = io.StringIO()
     assert fuzz.main(["--replay", str(path), "--quiet"], out=out2) == 1
@@ -225,5 +225,5 @@ def test_other_broken_invariants_are_faults(monkeypatch, tmp_path, plant, words)
 
 def test_the_unbroken_firmware_passes_the_same_keys():
     # The run that found the planted card bug, without it: no fault.
-    fz = fuzz.Fuzzer(seed=3, presses=600, profiles=("pico",))
+    fz = fuzz.Fuzzer(seed=5, presses=300, profiles=("pico",))
     assert fz.run() is None

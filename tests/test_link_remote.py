@@ -367,7 +367,7 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
     guest = G.Lockstep(cable.b, P.GUEST, "pisti", d.rig.clock.ticks_ms(), None, LEVELS)
     step = _link_hand(d, cable, guest, rated)
     game, players = d.app.session.game, d.app.session.players
-    before = d.app.rankings.get(game, players, "acemi")
+    before = d.app.rankings.get(game, players, "person")  # L-10: ranked against a person
     cable.cut = True
     for _ in range(300):
         step()
@@ -381,7 +381,7 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
     for _ in range(300):
         step()
     assert d.app.link is not None and d.app.link.status(d.app.now) == "ok"
-    assert d.app.rankings.get(game, players, "acemi") == before
+    assert d.app.rankings.get(game, players, "person") == before
     forgot = []
     d.app.forget = lambda *names: forgot.extend(names)  # (CPython's forget keeps them)
     cable.cut = True
@@ -401,12 +401,12 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
         d.press("A")
     if rated:
         assert "a loss (-1)" in text, st  # T-4: the first hand
-        after = d.app.rankings.get(game, players, "acemi")
+        after = d.app.rankings.get(game, players, "person")
         assert after[0] == before[0] + 1 and after[3] == before[3] + 1 and after[4] == before[4] - 1
         d.press("A")
         assert d.app.status()["screen"] == "menu", d.app.status()
     else:
-        assert d.app.rankings.get(game, players, "acemi") == before
+        assert d.app.rankings.get(game, players, "person") == before
         d.press("A")  # a bot takes the missing seat: the hand goes on here
         ply = d.app.status()["ply"]
         for _ in range(3000):

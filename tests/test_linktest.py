@@ -24,6 +24,35 @@ def test_L5_L9_lockstep_under_loss_cuts_and_power_cuts_has_no_desync(capsys):
     assert status == 0
     assert st["actions"] >= 2500 and st["matches"] >= 5
     assert st["resends"] > 0 and st["repairs"] > 0 and st["power_cuts"] > 0 and st["cable_cuts"] > 0
+    assert st["boots"] == st["power_cuts"]  # each cut at an nvm cut point, each console booted from its flash
+
+
+def test_L9_power_cuts_at_nvm_cut_points_resume_from_the_app_saves(capsys):
+    """L-9: the power fails at random cut points of the consoles' own nvm
+    writes (the app's Saves on a FlashNvm); each boots from what its flash
+    holds and goes on with the same game: nothing lost, no desync."""
+    status, st = run(capsys, "--actions", "800", "--seed", "5", "--power", "0.06", "--cuts", "0", "--tamper", "0")
+    assert (st["desyncs"], st["lost"], st["faults"]) == (0, 0, 0), st
+    assert status == 0 and st["power_cuts"] >= 5, st
+
+
+def test_L9_a_save_that_forgets_its_link_is_reported_lost(capsys, monkeypatch):
+    """A planted bug: the game saved without its link (the header of an
+    ordinary game). After a power cut the console cannot continue the link
+    game: linktest reports it lost."""
+    from pisti_app.session import GameSession
+    header = GameSession.header
+
+    def plain(self):
+        li, self.link_info = self.link_info, None
+        try:
+            return header(self)
+        finally:
+            self.link_info = li
+
+    monkeypatch.setattr(GameSession, "header", plain)
+    status, st = run(capsys, "--actions", "300", "--seed", "6", "--power", "0.06", "--cuts", "0", "--tamper", "0")
+    assert st["lost"] > 0 and status == 1, st
 
 
 def test_L5_a_planted_bug_without_repairs_is_reported(capsys, monkeypatch):

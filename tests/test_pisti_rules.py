@@ -97,6 +97,31 @@ def test_P4_cut_again_while_bottom_is_a_jack():
     assert calls.count(51) == 2  # P-4: cut again once
 
 
+def test_P4_shuffle_and_cut_is_fisher_yates_then_cuts_on_the_same_draws():
+    # The fast shuffle_and_cut (a list, the cuts as one rotation) deals the
+    # very deck that shuffle() and cut() on a bytearray deal from the same
+    # draws: seeded decks (the arena's, the saves') stay what they were.
+    def slow(decks, below, no_bottom_jack):
+        buf = cards.new_deck(decks)
+        cards.shuffle(buf, below)
+        n = len(buf)
+        cards.cut(buf, 1 + below(n - 1))
+        while no_bottom_jack and RANK[buf[n - 1]] == JACK:
+            cards.cut(buf, 1 + below(n - 1))
+        return buf
+
+    jacks = 0
+    for seed in range(400):
+        for decks, nbj in ((1, True), (1, False), (2, False)):
+            a = random.Random(seed)
+            b = random.Random(seed)
+            fast = cards.shuffle_and_cut(decks, a.randrange, nbj)
+            assert fast == slow(decks, b.randrange, nbj) and isinstance(fast, bytearray)
+            assert a.random() == b.random()  # as many draws
+            jacks += nbj and RANK[slow(1, random.Random(seed).randrange, False)[51]] == JACK
+    assert jacks > 10  # the cut was repeated in some of them
+
+
 def test_P4_T6_default_shuffle_draws_from_os_urandom(monkeypatch):
     drawn = []
     real = cards.os.urandom

@@ -33,21 +33,22 @@ def run_sim(*args):
 
 
 def test_the_screen_dims_after_a_minute_then_goes_off_and_a_key_only_wakes_it():
-    st = run_sim("--keys", "A,WAIT:58000")
-    assert st["screen"] == "menu" and st["display"] == FULL
-    st = run_sim("--keys", "A,WAIT:61000")
-    assert st["display"] == DIM and st["cursor"] == "new_game"
-    dimmed = run_sim("--keys", "A,WAIT:119000")
-    off = run_sim("--keys", "A,WAIT:121000")
+    # (on the New game screen: the main menu left alone starts the demo, tests/test_demo.py)
+    st = run_sim("--keys", "A,A,WAIT:58000")
+    assert st["screen"] == "new_game" and st["display"] == FULL
+    st = run_sim("--keys", "A,A,WAIT:61000")
+    assert st["display"] == DIM and st["cursor"] == "game"
+    dimmed = run_sim("--keys", "A,A,WAIT:119000")
+    off = run_sim("--keys", "A,A,WAIT:121000")
     assert dimmed["display"]["on"] and not off["display"]["on"]
     # off: no frame is sent (a dimmed frame is the same picture)
-    assert run_sim("--keys", "A,WAIT:400000")["frames"] == off["frames"]
-    woke = run_sim("--keys", "A,WAIT:121000,DOWN")
-    assert woke["display"] == FULL and woke["cursor"] == "new_game"  # the key did nothing else
-    assert run_sim("--keys", "A,WAIT:121000,DOWN,DOWN")["cursor"] == "rankings"
+    assert run_sim("--keys", "A,A,WAIT:400000")["frames"] == off["frames"]
+    woke = run_sim("--keys", "A,A,WAIT:121000,DOWN")
+    assert woke["display"] == FULL and woke["cursor"] == "game"  # the key did nothing else
+    assert run_sim("--keys", "A,A,WAIT:121000,DOWN,DOWN")["cursor"] == "mode"
     # a dimmed screen too: the key only brightens it
-    st = run_sim("--keys", "A,WAIT:61000,A")
-    assert st["screen"] == "menu" and st["display"] == FULL
+    st = run_sim("--keys", "A,A,WAIT:61000,A")
+    assert st["screen"] == "new_game" and st["display"] == FULL
 
 
 def test_screen_sleep_and_brightness_rows_change_save_and_apply_at_boot(tmp_path):
@@ -55,8 +56,8 @@ def test_screen_sleep_and_brightness_rows_change_save_and_apply_at_boot(tmp_path
     # Settings: Brightness LEFT twice (High -> Low) shows at once; Screen sleep RIGHT*3 (1 min -> Never); A keeps
     st = run_sim("--nvm", nvm, "--keys", "A,DOWN*2,A,DOWN*5,LEFT*2")
     assert st["screen"] == "settings" and st["cursor"] == "bright" and st["display"]["contrast"] == 15
-    st = run_sim("--nvm", nvm, "--keys", "A,DOWN*2,A,DOWN*5,LEFT*2,DOWN,RIGHT*3,A,WAIT:700000")
-    assert st["screen"] == "menu" and st["display"] == {"on": True, "contrast": 15, "brightness": 0.059}
+    st = run_sim("--nvm", nvm, "--keys", "A,DOWN*2,A,DOWN*5,LEFT*2,DOWN,RIGHT*3,A,UP*2,A,WAIT:700000")
+    assert st["screen"] == "new_game" and st["display"] == {"on": True, "contrast": 15, "brightness": 0.059}
     # the next boot: the saved brightness from the first frame, and Never still holds
     st = run_sim("--nvm", nvm, "--wait", "300")
     assert st["screen"] == "splash" and st["display"]["contrast"] == 15
@@ -68,11 +69,11 @@ def test_screen_sleep_and_brightness_rows_change_save_and_apply_at_boot(tmp_path
 def test_30_seconds_and_5_minutes(tmp_path):
     nvm = str(tmp_path / "nvm.bin")
     run_sim("--nvm", nvm, "--keys", "A,DOWN*2,A,DOWN*6,LEFT,A")  # 1 min -> 30 s
-    assert run_sim("--nvm", nvm, "--keys", "A,WAIT:31000")["display"] == DIM
-    assert not run_sim("--nvm", nvm, "--keys", "A,WAIT:61000")["display"]["on"]
+    assert run_sim("--nvm", nvm, "--keys", "A,A,WAIT:31000")["display"] == DIM
+    assert not run_sim("--nvm", nvm, "--keys", "A,A,WAIT:61000")["display"]["on"]
     run_sim("--nvm", nvm, "--keys", "A,DOWN*2,A,DOWN*6,RIGHT*3,A")  # 30 s -> 5 min
-    assert run_sim("--nvm", nvm, "--keys", "A,WAIT:299000")["display"] == FULL
-    assert run_sim("--nvm", nvm, "--keys", "A,WAIT:301000")["display"] == DIM
+    assert run_sim("--nvm", nvm, "--keys", "A,A,WAIT:299000")["display"] == FULL
+    assert run_sim("--nvm", nvm, "--keys", "A,A,WAIT:301000")["display"] == DIM
 
 
 def test_a_rated_clock_runs_on_while_off_and_wakes_the_screen_for_its_last_10_s():
@@ -134,5 +135,5 @@ def test_featherwing_edits_the_new_rows_like_the_others(keys, row):
     assert st["editing"]
     if row == "bright":
         assert st["display"]["contrast"] == 89  # High -> Medium, at once
-    st = run_sim(*fw, "--keys", keys + ",B,A,B,WAIT:%d" % (40000 if row == "sleep" else 61000))
-    assert st["screen"] == "menu" and st["display"] == DIM  # (sleep: 1 min -> 30 s)
+    st = run_sim(*fw, "--keys", keys + ",B,A,B,B,WAIT:%d" % (40000 if row == "sleep" else 61000))
+    assert st["screen"] == "settings" and st["display"] == DIM  # (sleep: 1 min -> 30 s; Settings again, B)

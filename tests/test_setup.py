@@ -62,7 +62,7 @@ def test_play_installs_the_simulators_pins_alone_and_once(tmp_path):
     assert got.returncode == 0, got.stderr
     calls = log.read_text().splitlines()
     assert calls[0] == "python -m venv .venv"  # python3 (the stand-in logs itself as python)
-    assert calls[1:] == ["python -m pip install --disable-pip-version-check -q -r tools/requirements-play.txt"]
+    assert calls[1:] == ["python -m pip install --disable-pip-version-check --no-compile -q -r tools/requirements-play.txt"]
     assert not any(c.split()[0] in ("apt-get", "sudo", "npm") for c in calls)
     log.write_text("")
     assert _setup(proj, env, "--play").returncode == 0
@@ -82,21 +82,21 @@ def test_the_whole_setup_installs_the_rest_without_recommends(tmp_path):
     got = _setup(proj, env)
     assert got.returncode == 1  # the stand-in apt-get installs no node
     calls = log.read_text().splitlines()
-    assert calls[0] == "python -m pip install --disable-pip-version-check -q -r tools/requirements.txt"
+    assert calls[0] == "python -m pip install --disable-pip-version-check --no-compile -q -r tools/requirements.txt"
     apt = [c for c in calls if c.startswith("apt-get install")]
     assert apt and all("--no-install-recommends" in c for c in apt), calls
     assert "setup: node and npm are needed by tools/memgauge.py" in got.stderr
-    # with node there: npm ci, the fonts (without recommends), the apicheck environment
+    assert "setboard raspberry_pi_pico" in calls  # the apicheck environment, made beside pip's install
+    # with node there: npm ci, the fonts (without recommends)
     (tmp_path / "bin" / "node").write_text(LOGGER % "node")
     (tmp_path / "bin" / "node").chmod(0o755)
     log.write_text("")
     got = _setup(proj, env)
     assert got.returncode == 0, got.stderr
     calls = log.read_text().splitlines()
-    assert not any("requirements.txt" in c for c in calls)  # installed before
+    assert not any("requirements.txt" in c or "setboard" in c for c in calls)  # installed before
     assert "npm ci --no-audit --no-fund --loglevel=error" in calls
     assert all("--no-install-recommends" in c for c in calls if c.startswith("apt-get install"))
-    assert "setboard raspberry_pi_pico" in calls
     # --play after the whole setup: nothing to do
     log.write_text("")
     assert _setup(proj, env, "--play").returncode == 0 and log.read_text() == ""

@@ -390,6 +390,60 @@ def test_clock_sleep_wrap_and_scheduled_input(make_rig):
     assert rig.reloads == 1
 
 
+def test_auto_refresh_runs_in_the_device_threads_sleeps_not_in_blinkas_thread(make_rig):
+    # On the virtual clock Blinka's real-time refresh thread (a wake-up every
+    # millisecond) is stopped; an auto_refresh display is refreshed by the
+    # device thread's sleeps, as CircuitPython's background tasks are.
+    rig = make_rig("pico")
+    import adafruit_displayio_ssd1306  # pylint: disable=import-outside-toplevel
+    import board  # pylint: disable=import-outside-toplevel
+    import busio  # pylint: disable=import-outside-toplevel
+    import displayio  # pylint: disable=import-outside-toplevel
+    import i2cdisplaybus  # pylint: disable=import-outside-toplevel
+
+    assert not displayio.background_thread.is_alive()
+    displayio.release_displays()
+    bus = i2cdisplaybus.I2CDisplayBus(busio.I2C(board.GP5, board.GP4), device_address=0x3C)
+    display = adafruit_displayio_ssd1306.SSD1306(bus, width=128, height=64)  # auto_refresh on
+    display.root_group = rect_group(128, 64, [(10, 5, 3, 2)])[0]
+    frames = rig.oled.frames
+    threading.Thread(target=time.sleep, args=(0.05,)).start()  # another thread's sleep: no refresh
+    time.sleep(0.05)
+    assert rig.oled.frames == frames + 1 and rig.oled.pixel(10, 5) == 1
+    display.auto_refresh = False
+    display.root_group = rect_group(128, 64, [(20, 5, 3, 2)])[0]
+    time.sleep(0.05)
+    assert rig.oled.frames == frames + 1 and rig.oled.pixel(20, 5) == 0
+
+
+def test_the_firmwares_gc_collect_takes_the_youngest_generation(make_rig):
+    # A full collection of a test worker's heap costs 50-100 ms and the
+    # firmware collects at every screen change: under the rig gc.collect()
+    # collects generation 0 (young cycles still go), and is itself again after.
+    import gc  # pylint: disable=import-outside-toplevel
+    import weakref  # pylint: disable=import-outside-toplevel
+
+    builtin = gc.collect
+    rig = make_rig("pico")
+    assert gc.collect is not builtin
+    seen = []
+    gc.callbacks.append(lambda phase, info: seen.append(info["generation"]) if phase == "start" else None)
+    try:
+        class Node:  # pylint: disable=too-few-public-methods
+            pass
+
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        gone = weakref.ref(a)
+        del a, b
+        gc.collect()
+    finally:
+        gc.callbacks.pop()
+    assert gone() is None and seen and seen[-1] == 0  # (an automatic collection may come before)
+    rig.close()
+    assert gc.collect is builtin
+
+
 def test_default_ticks_start_like_circuitpython(make_rig):
     make_rig("pico")
     import supervisor  # pylint: disable=import-outside-toplevel

@@ -149,14 +149,14 @@ def test_status_reports_the_panel_registers_not_the_firmware_intent(tmp_path):
 
 
 def test_the_firmware_left_alone_at_the_menu(tmp_path):
-    """The real firmware, A to the main menu, then three minutes with no key:
-    the status says where the clock is, the display as the panel has it (off:
-    screen sleep, 1 min to dim and as long again to off on a new console,
-    tests/test_screen_sleep.py) and no demo (there is none yet)."""
-    code, out, err = run_sim("--headless", "--keys", "A,WAIT:180000", "--status")
+    """The real firmware, A to the main menu, then 40 s with no key: the
+    status says where the clock is, the display as the panel has it (on: a
+    demo keeps it on for its first minutes, tests/test_demo.py) and that the
+    demo plays (it starts after 30 s alone at the main menu)."""
+    code, out, err = run_sim("--headless", "--keys", "A,WAIT:40000", "--status")
     assert code == 0, err
     status = status_of(out)
-    assert status["screen"] == "menu" and status["cursor"] == "new_game"
-    assert status["ms"] >= 180000
-    assert status["display"]["on"] is False
-    assert status["demo"] is False
+    assert status["screen"] == "table" and status["game"] == "pisti"
+    assert status["ms"] >= 40000
+    assert status["display"]["on"] is True
+    assert status["demo"] is True

@@ -27,10 +27,6 @@ from pisti_core.nvlog import Store, record_size
 from tools import nvm_match
 from tools.shims.nvm import FlashNvm, PowerCut
 
-# Blinka's displayio refresh thread can meet a display still being built (it
-# reads BusDisplay._auto_refresh too early): harmless here (auto_refresh is
-# off), but over thousands of boots it happens now and then.
-BLINKA_RACE = pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 MATCH = {"PISTI_START": "pisti:2:usta", "PISTI_TARGET": 101, "PISTI_RATED": 1, "PISTI_DELAY": 0}
 
 
@@ -284,7 +280,6 @@ def reference_match(tmp_path, seeds=(21, 9), prefill=None, start=None):
     return rec.log, rows
 
 
-@BLINKA_RACE
 def test_T6_power_cut_sweep_over_a_whole_rated_match(tmp_path):
     """Every cut point (each programmed byte and each erase) of every nvm
     write the app makes in a whole rated Pişti match to 101 -- its first
@@ -312,7 +307,6 @@ def test_T6_power_cut_sweep_over_a_whole_rated_match(tmp_path):
     assert r["same"] + r["ranking_lost"] == r["cut_points"]
 
 
-@BLINKA_RACE
 def test_T6_power_cut_sweep_over_a_whole_rated_four_player_pis_yedili_match(tmp_path):
     """The same for a rated 4-player Pis Yedili match (two decks: each
     deal's header carries 104 cards), seat 0 played through the app's
@@ -329,7 +323,6 @@ def test_T6_power_cut_sweep_over_a_whole_rated_four_player_pis_yedili_match(tmp_
     assert r["same"] == r["cut_points"] == sum(w[3] for w in log)
 
 
-@BLINKA_RACE
 def test_T6_power_cut_sweep_over_a_compaction_in_the_middle_of_a_game(tmp_path):
     """The rarer compaction: the log fills while a game is in progress
     (forced here by filling the nvm with settings records first). Every

@@ -57,6 +57,8 @@ POINTS = {
                     ["--profile", "featherwing", "--seed", "7", "--keys", "B,C,C"]),
 }
 SHOT_OF = "yedili_hand"  # the page screenshot in the README
+# issue 19: WAIT:MS in the page's key scripts as in the simulator's: 36 s alone at the main menu, the demo plays
+WAIT = {"name": "wait", "query": "?seed=7&keys=WAIT:36000"}
 # through the menus into a Pişti game, four plies; after the reload: Continue
 RELOAD = {"first": "?seed=7&keys=A,A,UP,A,A,A", "then": "?keys=A,A"}
 # over the cap: a Pis Yedili 4-player game (PISTI_START) in a heap the table does not fit in.
@@ -103,7 +105,7 @@ def run(tmp_path_factory):
         url = line.split(" on ")[1].split(" ")[0]
         plan = tmp / "plan.json"
         plan.write_text(json.dumps({
-            "scripts": [{"name": k, "query": v[0]} for k, v in POINTS.items()],
+            "scripts": [{"name": k, "query": v[0]} for k, v in POINTS.items()] + [WAIT],
             "reload": RELOAD, "oom": OOM, "chromium": CHROMIUM, "shot": SHOT_OF,
             "loads": LOADS, "parallel": 2, "hang": HANG}))
         out = tmp / "out.json"
@@ -172,6 +174,13 @@ def test_scripts_play_a_hand_of_each_game(run):
     assert p["screen"] == "hand_end" and p["game"] == "pisti" and sum(p["totals"]) > 0  # P-: a hand scored
     y = run["scripts"]["yedili_hand"]["status"]
     assert y["screen"] == "table" and y["game"] == "yedili" and y["ply"] >= 8
+
+
+def test_a_wait_step_leaves_the_console_alone(run):
+    page = run["scripts"]["wait"]
+    assert page["state"] == "done" and not page["errors"], page.get("error")
+    st = page["status"]
+    assert st["demo"] is True and st["screen"] == "table" and st["game"] == "pisti"
 
 
 def test_reload_resumes_from_storage(run):

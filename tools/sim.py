@@ -20,6 +20,9 @@ Examples::
     python tools/sim.py --headless --start pisti:2:usta --seed 7 --keys "A*8" --record run.gif
     python tools/sim.py --start pisti:2:usta --bot 1=tools/examples/example_bot.py
     python tools/sim.py --headless --drive "unzipped/CircuitPython 10.x" --status   # a bundle, as copied to CIRCUITPY
+    python tools/sim.py --link                           # two linked consoles side by side (issue 18)
+    python tools/sim.py --headless --link --keys "A,DOWN*5,A,A,WAIT:4000" --keys2 "A,DOWN*5,A,DOWN,A,WAIT:2000,A" --status
+    python tools/sim.py --link 127.0.0.1:7777            # twice: the first listens, the second connects (TCP)
 
 ``--keys`` is a comma list of ``NAME[:HOLD_MS][*N]`` (``A*3``, ``B:900``
 is a 900 ms long press, ``A+LEFT+A`` a burst: the three taps within one
@@ -52,6 +55,7 @@ from tools.simlib.session import (  # noqa: E402
     HOLD_MS, IDLE_MS, WAIT_MS, Console, Session, SimLimit, SimQuit, status_line)
 
 HEADLESS_MAX_MS = 600000
+PAIR = "pair"  # --link without an address
 LONG_MS = 1000
 
 
@@ -109,6 +113,23 @@ def build_parser():
     p.add_argument("--cells", default="auto", choices=("auto", "half", "braille"), help="terminal drawing")
     p.add_argument("--zoom", type=int, default=5, metavar="N", help="window scale (%(default)s)")
     p.add_argument("--code", help=argparse.SUPPRESS)  # another code.py (development)
+    link = p.add_argument_group(
+        "link play (issue 18, RULES.md L-1 .. L-9)",
+        "--link alone: two consoles in this process joined by a virtual cable, side by side (terminal or "
+        "--window; A on the left plays with w a s d, f = A, g = B; B on the right with the arrows, "
+        "Enter = A, Backspace = B), or headless with --keys for console A and --keys2 for console B "
+        "(--status prints {\"a\": ..., \"b\": ...}). --link HOST:PORT: this console's UART is a TCP "
+        "connection: the first process started on HOST:PORT listens, the second connects (start the same "
+        "command twice, e.g. --link 127.0.0.1:7777 in two terminals); the bytes go as over the cable.")
+    link.add_argument("--link", nargs="?", const=PAIR, metavar="HOST:PORT",
+                      help="two linked consoles in this process, or this one linked over TCP to HOST:PORT")
+    link.add_argument("--keys2", metavar="SCRIPT", help="with --link: console B's key script")
+    link.add_argument("--profile2", choices=scriptlib.PROFILES, help="with --link: console B's board (default: A's)")
+    link.add_argument("--lang2", choices=("en", "tr"), help="with --link: console B's language")
+    link.add_argument("--nvm2", metavar="PATH", help="with --link: the file behind console B's nvm")
+    link.add_argument("--shot2", metavar="FILE.png", help="with --link: console B's last frame as a PNG, 4x")
+    link.add_argument("--link-loss", type=float, default=0.0, metavar="P",
+                      help="with --link: chance a byte on the virtual cable is lost (default 0)")
     return p
 
 
@@ -214,11 +235,126 @@ def parse_args(argv):
             setattr(opts, name, os.path.abspath(value))
     if opts.code and not os.path.isfile(opts.code):
         raise UsageError("--code %s: no such file" % opts.code)
-    if opts.max_ms is None and (opts.headless or (opts.window and opts.keys is not None)):
+    opts.auto_max_ms = opts.max_ms is None and (opts.headless or (opts.window and opts.keys is not None))
+    if opts.auto_max_ms:
         opts.max_ms = HEADLESS_MAX_MS + sum(ms for name, ms in opts.steps if name == scriptlib.WAIT)
+    _link_args(opts)
+    if opts.keys2 is not None and not (opts.headless or opts.window):
+        raise UsageError("--keys2 needs --headless (or --window); in the terminal you press the keys")
     if not opts.headless and not opts.window and not sys.stdin.isatty():
         raise UsageError("the terminal simulator needs a terminal on stdin: use --headless (or --window)")
     return opts
+
+
+def _link_args(opts):
+    """--link and its companions, checked; console B's settings in ``opts.b``."""
+    pair_only = [name for name in ("keys2", "profile2", "lang2", "nvm2", "shot2") if getattr(opts, name)]
+    if opts.link != PAIR and pair_only:
+        raise UsageError("--%s needs --link (two consoles in this process)" % pair_only[0])
+    if not 0 <= opts.link_loss < 1:
+        raise UsageError("--link-loss is a probability below 1, not %r" % opts.link_loss)
+    opts.b = None
+    if opts.link is None:
+        return
+    if opts.link != PAIR:
+        from tools.simlib.tcplink import parse_address  # pylint: disable=import-outside-toplevel
+
+        opts.link_address = parse_address(opts.link)
+        return
+    if opts.bots:
+        raise UsageError("--bot and --link: outside bots are for one console")
+    if opts.drive:
+        raise UsageError("--drive and --link: both consoles run this checkout")
+    b = argparse.Namespace(profile=opts.profile2 or opts.profile)
+    b.buttons = scriptlib.profile_buttons(b.profile)
+    b.steps = scriptlib.parse_keys(opts.keys2, b.buttons, hold_ms=opts.hold)
+    b.overrides = dict(opts.overrides)
+    if opts.lang2:
+        b.overrides["PISTI_LANG"] = opts.lang2
+    if opts.seed is not None:
+        b.overrides["PISTI_SEED"] = (opts.seed + 1) % 2**30
+    for name in ("nvm2", "shot2"):
+        value = getattr(opts, name)
+        if value:
+            folder = os.path.dirname(os.path.abspath(value))
+            if not os.path.isdir(folder):
+                raise UsageError("--%s %s: folder %s does not exist" % (name, value, folder))
+            setattr(opts, name, os.path.abspath(value))
+    if opts.nvm and opts.nvm == opts.nvm2:
+        raise UsageError("--nvm and --nvm2 name the same file: each console has its own flash")
+    if opts.auto_max_ms or (opts.max_ms is None and opts.window and opts.keys2 is not None):
+        waits = [sum(ms for name, ms in steps if name == scriptlib.WAIT) for steps in (opts.steps, b.steps)]
+        opts.max_ms = HEADLESS_MAX_MS + max(waits)
+    opts.b = b
+
+
+def run_pair(opts, out=None, err=None):
+    """--link: two consoles in this process; return the exit status."""
+    from tools.simlib.pair import Pair  # pylint: disable=import-outside-toplevel
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    if opts.headless:
+        from tools.simlib.linkfront import PairHeadless  # pylint: disable=import-outside-toplevel
+
+        front = PairHeadless([opts.steps, opts.b.steps], wait_ms=opts.wait, idle_ms=opts.idle)
+    elif opts.window:
+        from tools.simlib.linkfront import PairWindow  # pylint: disable=import-outside-toplevel
+
+        front = PairWindow([opts.buttons, opts.b.buttons], zoom=opts.zoom,
+                           steps=[opts.steps, opts.b.steps] if (opts.keys or opts.keys2) is not None else None,
+                           wait_ms=opts.wait, idle_ms=opts.idle)
+    else:
+        from tools.simlib.linkfront import PairTerminal  # pylint: disable=import-outside-toplevel
+
+        front = PairTerminal([opts.buttons, opts.b.buttons], cells=opts.cells, hold_ms=opts.hold,
+                             long_ms=opts.long_ms)
+    realtime = not opts.headless and opts.keys is None and opts.keys2 is None
+    sessions = []
+    for name, profile, overrides, nvm in (("A", opts.profile, opts.overrides, opts.nvm),
+                                          ("B", opts.b.profile, opts.b.overrides, opts.nvm2)):
+        console = Console(echo=err if opts.headless else None)
+        sessions.append(Session(profile=profile, code=opts.code, overrides=overrides, nvm_path=nvm, realtime=realtime,
+                                getenv_style=opts.getenv_style, max_ms=opts.max_ms, console=console,
+                                log=err, power_cut=opts.power_cut if name == "A" else None))
+    pair = Pair(sessions, front, loss=opts.link_loss, corrupt=opts.link_loss / 5, seed=opts.seed or 0)
+    try:
+        pair.run()
+    except RuntimeError as exc:
+        if type(exc).__name__ != "NoDisplay":
+            raise
+        err.write("sim: %s\n" % exc)
+        return 1
+    except KeyboardInterrupt:
+        err.write("sim: interrupted\n")
+        return 130
+    code = 0
+    for name, twin in zip("AB", pair.twins):
+        s = twin.session
+        if twin.error is not None:
+            err.write("sim: console %s: %s: %s\n" % (name, type(twin.error).__name__, twin.error))
+            code = 1
+        elif s.outcome == "crashed":
+            err.write(s.error or "")
+            err.write("sim: console %s: the firmware crashed (%s)\n" % (name, type(s.exception).__name__))
+            code = 1
+        elif isinstance(s.outcome, SimLimit):
+            driver = (getattr(front, "drivers", None) or [None, None])[twin.index]
+            left = "" if driver is None else " with %d of %d keys played" % (driver.index, len(driver.steps))
+            err.write("sim: console %s: stopped at --max-ms %d ms%s\n" % (name, opts.max_ms, left))
+            code = 1 if driver is not None else code
+        elif s.outcome == "power_cut":
+            err.write("sim: console %s: power cut after %d bytes written to nvm\n" % (name, opts.power_cut))
+    for path, twin in ((opts.shot, pair.twins[0]), (opts.shot2, pair.twins[1])):
+        if path:
+            twin.session.rig.oled.save_png(path, scale=4)
+    if opts.status:
+        cable = pair.cable
+        out.write(status_line({"a": pair.final[0], "b": pair.final[1],
+                               "cable": {"written": cable.a.written + cable.b.written, "dropped": cable.dropped,
+                                         "corrupted": cable.corrupted}}) + "\n")
+        out.flush()
+    return code
 
 
 def make_frontend(opts):
@@ -281,6 +417,9 @@ def run(opts, out=None, err=None):
     log = console or err
     console = console or Console(echo=err)
     realtime = not opts.headless and opts.keys is None
+    tcp = getattr(opts, "link_address", None)
+    if tcp is not None:
+        realtime = True  # two processes: each clock follows real time, so the link's timers agree
     bot_log = opts.bot_log
     if bot_log is None and opts.bots and not (opts.headless or opts.window):
         bot_log = os.path.join(tempfile.gettempdir(), "pisti-bots-%d.log" % os.getpid())
@@ -290,6 +429,16 @@ def run(opts, out=None, err=None):
                       record=bool(opts.record), bots=opts.bots, console=console, log=log,
                       power_cut=opts.power_cut, bot_log=bot_log, battery=opts.battery)
     with session:
+        if tcp is not None:
+            from tools.simlib.tcplink import TcpEnd  # pylint: disable=import-outside-toplevel
+
+            try:
+                session.rig.link_end = TcpEnd(tcp)
+            except OSError as exc:
+                err.write("sim: --link %s:%d: %s\n" % (tcp[0], tcp[1], exc))
+                return 1
+            log.write("sim: link over TCP: %s %s:%d\n" % (
+                "listening on" if session.rig.link_end.role == "listen" else "connecting to", tcp[0], tcp[1]))
         try:
             session.boot(frontend)
             code = _report_outcome(session, frontend, opts, err)
@@ -306,6 +455,8 @@ def run(opts, out=None, err=None):
             session.save_png(opts.shot, scale=4)
         if opts.record:
             session.save_gif(opts.record, scale=4)
+        if tcp is not None:
+            session.rig.link_end.close()
         if opts.status:
             out.write(status_line(session.status()) + "\n")
             out.flush()
@@ -320,6 +471,8 @@ def main(argv=None, out=None, err=None):
     except UsageError as exc:
         err.write("sim.py: %s\n" % exc)
         return 2
+    if opts.link == PAIR:
+        return run_pair(opts, out=out, err=err)
     return run(opts, out=out, err=err)
 
 

@@ -50,6 +50,7 @@ if _CHECKING:  # (names the board has interned already: an import here costs not
     import pisti_app.games
     import pisti_app.session
     import pisti_app.remote
+    import pisti_app.demo
 
 # Modules only the menus use: unloaded while a table is shown.
 _MENU_MODULES = ("pisti_app.menus", "pisti_app.menu", "pisti_app.info", "pisti_app.confirm",
@@ -67,6 +68,7 @@ _GAME_MODULES = ("pisti_app.match_end", "pisti_app.results", "pisti_app.pisti_ta
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
 SLEEPS = (30, 60, 120, 300, 0)  # s without a key before the screen dims, off after as long again; 0 never
+_DEMO_IDLE = const(30000)  # ms without a key (at the main menu) before the demo starts (pisti_app.demo)
 BRIGHT = (0.06, 0.35, 1.0)  # the display's brightness (SSD1306 contrast 15, 89, 255) by setting
 _DIM = 0.0  # brightness of a dimmed screen (contrast 0: still readable)
 
@@ -85,6 +87,8 @@ class Hardware:
 
 class App(GameFlow):
     """The console application on hardware ``hw`` (see :mod:`pisti_app.hw`)."""
+
+    demos = 0  # demos started since boot: the next one's game (pisti_app.demo.MODES)
 
     def __init__(self, hw):
         hw = Hardware(hw)
@@ -136,6 +140,7 @@ class App(GameFlow):
         self.sound.enabled = self.prefs["sound"]
         self.nap = 0  # the screen: 0 on, 1 dimmed, 2 off (no key for a while: wake())
         self._woke = self.now  # ticks of the last key (or of the last thing that kept the screen on)
+        self.demo = None  # type: pisti_app.demo.Demo | None  # the demo while one plays (watch())
         self.wake()  # the saved brightness
         self.delay_override = delay
         if seed is not None:
@@ -192,7 +197,9 @@ class App(GameFlow):
         codes = self._codes
         if self.input.poll(now, codes) or codes:
             self._woke = now
-            if self.nap:  # the key that wakes the screen does nothing else
+            if self.nap or self.demo is not None:  # the key that wakes the screen (or ends a demo) does nothing else
+                if self.demo is not None:
+                    self.demo.stop()
                 self.wake()
                 del codes[:]
                 self.input.reset()
@@ -206,6 +213,12 @@ class App(GameFlow):
         if nxt is not None:  # a screen change asked for: now that no screen code runs
             self._next = None
             nxt[0](*nxt[1])
+        if (self.demo is None and self.nap < 2 and self.stack[-1].name == "menu" and len(self.stack) == 1
+                and ticks_diff(now, self._woke) >= _DEMO_IDLE
+                and not any(self.input._down)):  # pylint: disable=protected-access
+            self.watch()  # 30 s alone at the main menu (and no key held): the demo
+        if self.demo is not None:
+            self.demo.tick(now)
         self._tick_timer()
         self.sound.tick(now)
         p = self.hw.supply
@@ -231,7 +244,8 @@ class App(GameFlow):
         # long again; on while bots play or a screen moves by itself, and for
         # a rated game's last 10 s (T-3: its clock runs on meanwhile).
         tm = self._timer
-        if not self.idle() or (tm is not None and tm.warn):
+        dm = self.demo
+        if (dm.awake(now) if dm is not None else not self.idle()) or (tm is not None and tm.warn):
             self._woke = now
             if self.nap:
                 self.wake()
@@ -436,6 +450,12 @@ class App(GameFlow):
         self.forget(*_GAME_MODULES)
         self.close_saves()
         self.show(self.menus.main())
+
+    def watch(self):
+        """The demo: bots play both games in turn until a key is pressed
+        (:mod:`pisti_app.demo`, loaded while it runs)."""
+        from pisti_app.demo import Demo
+        self.demo = Demo(self)
 
     def pause(self):
         """The pause menu over the table."""

@@ -50,6 +50,7 @@ class Kept:
         self.number = s.number
         self.totals = list(s.totals)
         self.hands_done = s.hands_done
+        self.linked = s.linked
 
 
 class GameFlow:
@@ -204,6 +205,10 @@ class GameFlow:
         if s is None:  # cannot happen: the saves were read at boot
             self.main_menu()
             return
+        if s.linked:  # L-9: a power cut is not leaving; the link is opened again
+            from pisti_app import linkends
+            if not linkends.resume(self, s):
+                return
         self.play_session(s, True)
 
     def undo(self):  # type: (pisti_app.app.App) -> bool
@@ -237,7 +242,8 @@ class GameFlow:
                 from pisti_core.table import match_outcome
                 s.outcome = match_outcome(s.game, s.players, s.match.totals, 0)  # T-2
                 self._rank(s, s.outcome)
-            self.saves.end()
+            if self.link is None:  # (a link game's save ends once the link has sent its last action, L-9)
+                self.saves.end()
         elif s.hand is not None:  # (a link game's next deal comes from the link: saved then)
             self.saves.start(s)
         self.later(self._hand_end)
@@ -275,8 +281,8 @@ class GameFlow:
         self.later(self._end_match)
 
     def _end_match(self):  # type: (pisti_app.app.App) -> None
+        self.drop_link()  # (with the session still there: its save ends, L-9)
         self.session = None
-        self.drop_link()
         self.bots = [None, None, None, None]
         self.main_menu()
 
@@ -295,7 +301,8 @@ class GameFlow:
 
     def _rank(self, s, outcome):  # type: (pisti_app.app.App, Kept | pisti_app.session.GameSession, object) -> None
         """Record a rated result (T-1) under the game, players and bot level;
-        a match against mixed levels counts under its strongest bot. The
+        a match against mixed levels counts under its strongest bot, a link
+        game under "person" (L-10). The
         ranking's stamp becomes the game's number (recorded once only)."""
         if outcome is None or not s.rated:
             return
@@ -303,6 +310,8 @@ class GameFlow:
         for v in s.levels:
             if v in ("kalfa", "usta") and (lv == "acemi" or v == "usta"):
                 lv = v
+        if s.linked:
+            lv = "person"  # L-10: a rated link game is ranked against a person, a table of its own
         r = self.rankings
         r.record(s.game, s.players, lv, outcome)
         r.stamp = s.number

@@ -178,11 +178,18 @@ def Rankings(app):  # pylint: disable=invalid-name
         if not rows:
             return [(t("rankings"), t("no_rankings"))] + out
         lines = [t("rank_head")]
-        for key in sorted(rows):
-            game, players, level = key.split(":")
-            r = rows[key]
-            lines.append("%s %s %s" % (t(game), players, t("lv_" + level)))
-            lines.append(t("rank_row") % (r["played"], r["won"], r["drawn"], r["lost"], r["points"]))
+        head = False
+        for person in (False, True):  # L-10: the link games' table comes after the bots'
+            for key in sorted(rows):
+                game, players, level = key.split(":")
+                if (level == "person") != person:
+                    continue
+                if person and not head:
+                    head = True
+                    lines.append(t("rank_person"))
+                r = rows[key]
+                lines.append("%s %s %s" % (t(game), players, t("lv_" + level)))
+                lines.append(t("rank_row") % (r["played"], r["won"], r["drawn"], r["lost"], r["points"]))
         return [(t("rankings"), "\n".join(lines))] + out
 
     return TextPages(app, "rankings", source)

@@ -19,18 +19,29 @@ FIRMWARE = "pisti"
 
 
 class LinkWait(Confirm):
-    """Waiting for the other console (any key gives up): runs the link and
-    moves on when it has something to show."""
+    """Waiting for the other console (B gives up, A does nothing): runs the
+    link and moves on when it has something to show. A long wait says
+    what is missing: nobody on the cable yet (the other console not on
+    Link play > Join, or no cable) -- it waits on --, or, hosting, the
+    other player still deciding on the offer."""
 
     name = "link"
 
-    def __init__(self, app, text):
+    def __init__(self, app, key="link_wait", asked=False):
         t = strings.t
-        super().__init__(app, t("link_play"), text, self.cancel, t("keys_ok"))
-        self.asked = False
+        super().__init__(app, t("link_play"), t(key), self.stay, t("keys_giveup"), self.cancel)
+        self.key_text = key
+        self.asked = asked
+
+    def stay(self):
+        """A: nothing (the wait goes on)."""
 
     def cancel(self):
         quit_link(self.app)
+
+    def status(self, st):
+        super().status(st)
+        st["waiting"] = self.key_text
 
     def tick(self, now):
         app = self.app
@@ -39,6 +50,7 @@ class LinkWait(Confirm):
         lk = app.link.lock
         app.link.tick(now, None)
         from pisti_core import linkgame as G
+        from pisti_core import linkproto as P
         if lk.phase == G.PLAY:
             app.later(start_link_game, app)
         elif lk.phase == G.OFFERED and not self.asked:
@@ -46,13 +58,36 @@ class LinkWait(Confirm):
             s = lk.setup
             t = strings.t
             text = t("link_offer") % (t(s.game), s.players, s.target, t("rated") if s.rated else t("practice"))
+            if s.game == "pisti" and s.players == 4:  # the host's seats for the two people
+                text = text + "\n" + t("link_partners" if s.guest_seat == 2 else "link_opponents")
             app.ask(t("link_play"), text, lambda: _join(app), t("keys_new"), lambda: _decline(app))
         elif lk.phase == G.DECLINED and self.asked:  # this console declined: once the host has heard it
             if lk.chan.idle() or self.asked > 100:
                 quit_link(app)
             self.asked += 1
-        elif lk.phase in (G.FAILED, G.DECLINED) or lk.unanswered(now):
-            app.later(_fail, app, strings.t("link_failed"))
+        elif lk.phase == G.FAILED:
+            app.later(_fail, app, strings.t("link_failed") + "\n" + lk.error.text)
+        elif lk.phase == G.DECLINED:
+            app.later(_fail, app, strings.t("link_declined"))
+        else:
+            why = lk.unanswered(now)
+            if why == "noise":  # bytes that are no pisti frame: another program, another baud rate (L-1)
+                app.later(_fail, app, strings.t("link_noise"))
+                return
+            key = self.key_text
+            if why == "silent":
+                key = "link_silent"
+            elif lk.phase == G.SETUP and lk.role == P.HOST:
+                key = "link_asked"
+            if key != self.key_text:  # say what the wait is for now
+                self.key_text = key
+                app.later(_wait_again, app, key)
+
+
+def _wait_again(app, key):
+    if app.link is not None and app.screen.name == "link":
+        app.pop()
+        app.push(LinkWait(app, key))
 
 
 def _join(app):
@@ -68,15 +103,22 @@ def _decline(app):
 
 
 def _fail(app, text):
-    quit_link(app)
+    """No link game: the main menu, under a notice saying why (run at the end
+    of a tick, :meth:`App.later`)."""
+    _drop(app)
+    app.main_menu()
     app.ask(strings.t("link_play"), text, app.pop, strings.t("keys_ok"))
+
+
+def _drop(app):
+    app.link = None
+    app.forget("pisti_app.linkends", "pisti_app.remote", "pisti_core.linkgame", "pisti_core.linkproto",
+               "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe", "pisti_app.linkmenu")
 
 
 def quit_link(app):
     """Give the link up: back to the main menu."""
-    app.link = None
-    app.forget("pisti_app.remote", "pisti_core.linkgame", "pisti_core.linkproto", "pisti_core.linkchan",
-               "pisti_core.linkrx", "pisti_core.linkframe", "pisti_app.linkmenu")
+    _drop(app)
     app.later(app.main_menu)
 
 
@@ -91,8 +133,10 @@ def _open(app, uart):
     return uart
 
 
-def host(app, uart=None):
-    """Host: offer the New game rows' game to the console on the cable."""
+def host(app, uart=None, partners=True):
+    """Host: offer the New game rows' game to the console on the cable; in
+    a Pişti 4p the two people sit as ``partners`` (seats 0 and 2) against
+    two bots, or as opponents (0 and 1), each with a bot partner."""
     uart = _open(app, uart)
     if uart is None:
         return
@@ -100,7 +144,7 @@ def host(app, uart=None):
     from pisti_core import linkproto as P
     p = app.prefs
     n = p["players"]
-    guest = 2 if p["game"] == "pisti" and n == 4 else 1
+    guest = 2 if p["game"] == "pisti" and n == 4 and partners else 1
     levels = [None]
     k = 0
     for seat in range(1, n):
@@ -109,9 +153,10 @@ def host(app, uart=None):
         else:
             levels.append(p["seats"][k])
             k += 1
-    setup = P.Setup(p["game"], n, p["target"] if p["game"] == "pisti" else None, p["rated"], guest, levels)
+    setup = P.Setup(p["game"], n, p["target"] if p["game"] == "pisti" else None, p["rated"], guest, levels,
+                    p["timer"])  # T-3: the host's move timer, for both people (L-10)
     app.link = remote.host(uart, FIRMWARE, app.now, setup, LEVELS)
-    app.push(LinkWait(app, strings.t("link_wait")))
+    app.push(LinkWait(app))
 
 
 def join(app, uart=None):
@@ -121,11 +166,12 @@ def join(app, uart=None):
         return
     from pisti_app import remote
     app.link = remote.guest(uart, FIRMWARE, app.now, LEVELS)
-    app.push(LinkWait(app, strings.t("link_wait")))
+    app.push(LinkWait(app))
 
 
 def start_link_game(app):
     """Both joined, the first hand dealt by the link (L-3): sit down."""
+    from pisti_app import remote
     from pisti_app.session import GameSession
     from pisti_core.match import Match
     link = app.link
@@ -139,8 +185,13 @@ def start_link_game(app):
         levels.append(None if seat == 0 else (lv if lv in ("acemi", "kalfa", "usta") else "acemi"))
     m = Match(s.game, s.players, s.target, lk.match.first_dealer)
     m.deal(link.deck(0))
-    sess = GameSession(m, levels, s.rated)
+    number = 0
+    if s.rated:  # numbered as any rated game (the ranking's stamp + 1: recorded once, T-2)
+        number = (app.rankings.stamp + 1) & 0xFFFF
+        app.drop_rankings()
+    sess = GameSession(m, levels, s.rated, number)
     sess.linked = True
+    sess.link_info = remote.link_info(lk)  # saved with the game: a power cut is not leaving (L-9)
     for seat in link.remote_seats():
         app.outside_bots[seat] = link.seat
     app.play_session(sess)

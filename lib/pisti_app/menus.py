@@ -48,7 +48,7 @@ class Menus:
         items = []
         if self.app.kept is not None:
             items.append(Item("continue", t("continue")))
-        for k in ("new_game", "rankings", "settings", "rules", "about", "link_play"):
+        for k in ("new_game", "rankings", "settings", "rules", "about", "link_play", "watch"):
             items.append(Item(k, t(k)))
         return items
 
@@ -140,12 +140,17 @@ class Menus:
             elif k == "new_game":
                 app.push(self.new_game())
             elif k == "link_play":  # L-2: host the New game rows' game, or join one
-                app.push(ListMenu(app, "link", t("link_play"),
-                                  [Item("link_host", t("link_host")), Item("link_join", t("link_join"))], self))
+                items = [Item("link_host", t("link_host")), Item("link_join", t("link_join"))]
+                p = app.prefs
+                if p["game"] == "pisti" and p["players"] == 4:  # the two people: partners or opponents
+                    items.insert(1, Item("link_seats", t("link_seats"), (t("link_partners_v"), t("link_opponents_v"))))
+                app.push(ListMenu(app, "link", t("link_play"), items, self))
             elif k == "settings":
                 app.push(self.settings())
             elif k == "rules":
                 app.push(self.rules())
+            elif k == "watch":  # the demo (issue 19)
+                app.later(app.watch)
             else:
                 from pisti_app import info
                 app.push(info.Rankings(app) if k == "rankings" else info.About(app))
@@ -172,12 +177,18 @@ class Menus:
             app.push(info.rules_pages(app, k))
         elif n == "link":
             from pisti_app import linkmenu
-            app.later(linkmenu.host if k == "link_host" else linkmenu.join, app)
+            if k == "link_host":
+                seats = [i for i in menu.items if i.key == "link_seats"]
+                app.later(linkmenu.host, app, None, not seats or seats[0].index == 0)
+            else:
+                app.later(linkmenu.join, app)
 
     def menu_confirm(self, menu):
         """OK on a value row (and Start): Settings keep and go back, New game
         starts the game set up."""
         app = self.app
+        if menu.name == "link":
+            return  # (OK on the seats row: the choice stays, Host takes it)
         app.save_prefs()
         if menu.name != "new_game":
             app.pop()

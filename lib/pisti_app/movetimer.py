@@ -12,6 +12,9 @@ menu is no pause), from the moment the last bot play has been shown; not on
 end-of-hand screens. It shows its unit ("45s", "45sn"). In the last 10
 seconds the number blinks and a short beep sounds each second.
 When it reaches zero the person has left the table (T-4): ``app.time_out()``.
+In a rated link game (L-10) the host's timer counts for each person and
+both consoles show it: the other person's countdown too (without the
+beeps), stopped at 0 until that console says its person left.
 """
 
 from pisti_app.strings import lang, t
@@ -54,9 +57,16 @@ class MoveTimer:
         if s is None or not s.rated:
             self._stop(None)
             return
-        limit = self.app.prefs["timer"]
+        link = self.app.link
+        limit = self.app.prefs["timer"] if link is None else link.lock.setup.timer  # L-10: the host's
         table = self._table()
-        if table is None or table.holding or not table.my_turn() or self.app._link_secs >= 0:
+        mine = table is not None and table.my_turn()
+        if link is not None and table is not None and not mine and not s.hand.over:
+            mine = s.hand.turn == link.person  # (the other person's clock, shown here too: L-10)
+            theirs = mine
+        else:
+            theirs = False
+        if table is None or table.holding or not mine or self.app._link_secs >= 0:
             self._stop(limit)  # (L-7: not while the link is lost; it starts again when heard)
             return
         hand, ply = s.hand_no, s.hand.ply
@@ -67,7 +77,9 @@ class MoveTimer:
             self._deadline = ticks_add(now, limit * 1000)
             self._beeped = 0
         ms = ticks_diff(self._deadline, now)
-        if ms <= 0:
+        if ms <= 0 and theirs:
+            ms = 0  # the other console says when its person's time is up (T-4 there)
+        elif ms <= 0:
             self._stop(None)
             self.app.time_out()
             return
@@ -75,7 +87,7 @@ class MoveTimer:
         self.left = left
         self.warn = left <= _WARN
         self.blink = self.warn and (ms // _BLINK) % 2 == 1
-        if self.warn and left != self._beeped:
+        if self.warn and left != self._beeped and not theirs:
             self._beeped = left
             self.app.sound.play("tick", now)
         self._show()
@@ -95,6 +107,8 @@ class MoveTimer:
 
     def _show(self):
         # Called every tick: allocates nothing unless what is shown changes.
+        if self.app._link_secs >= 0:
+            return  # (L-7: the link's countdown has the place: pisti_app.remote)
         st = self.app.stack
         top = st[-1] if st else None
         if self._shown and self.left == self._left and self.blink == self._blink and top is self._top:

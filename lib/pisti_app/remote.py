@@ -67,6 +67,11 @@ class RemoteSeat:
     def __init__(self, link):
         self.link = link
 
+    def ready(self, ply):
+        """True once the action at ``ply`` has come (the table asks before it
+        builds an observation: nothing is allocated while it waits)."""
+        return self.link.remote_action(ply) is not None
+
     def choose(self, obs):
         """The action taken at ``obs.ply`` by the other console; None while it
         has not arrived (the table waits)."""
@@ -82,6 +87,18 @@ class LinkPlay:
         self.lock = lockstep
         self.seat = RemoteSeat(self)
         self.hand = None  # the app's hand, as of the last tick
+        self._noted = None  # the screen that shows L-7's countdown
+        self.resynced = False  # the link took a record: is the app's game still its own?
+        self.ended = False  # the match over and its save ended (once the link sent its last action)
+
+    @property
+    def person(self):
+        """The other person's local seat (L-10: its move timer shows here too)."""
+        lk = self.lock
+        st = lk.setup
+        if st is None:
+            return -1
+        return st.guest_seat if lk.role == P.HOST else (-lk.rot) % st.players
 
     def remote_seats(self):
         """Local seats the remote seat takes (every seat this console does
@@ -128,6 +145,60 @@ class LinkPlay:
                 break
             n = len(lk.match.hand.actions)
 
+    def stale(self, s):
+        """True when the app's session ``s`` must take the link's game now
+        (:meth:`behind`, looked at once the link, having taken a record,
+        holds a hand again). Clears the link's notices."""
+        lk = self.lock
+        nt = lk.notices
+        if nt:
+            if "resync" in nt:
+                self.resynced = True
+            del nt[:]
+        if not self.resynced or lk.phase not in (G.PLAY, G.OVER):
+            return False
+        self.resynced = False
+        return self.behind(s)
+
+    def behind(self, s):
+        """True when the app's session ``s`` can no longer follow the link:
+        the link took the other console's record (L-5, L-9) and it holds
+        another game than ``s`` -- a hand ``s`` has not seen the end of, or
+        actions that differ from those ``s`` shows."""
+        lk = self.lock
+        m = lk.match
+        if s is None or m is None or lk.phase not in (G.PLAY, G.OVER):
+            return False
+        h = s.hand
+        if h is None:
+            return lk.hands_done > s.hands_done or (m.over and not s.over)
+        if m.hand is not None and m.hand.deck == h.deck:
+            acts = m.hand.actions
+        elif m.history and m.history[-1][1] == h.deck:
+            acts = m.history[-1][2]
+        else:
+            return True
+        n = min(len(h.actions), len(acts))
+        return bytes(h.actions[0:n]) != bytes(acts[0:n])
+
+    def adopt(self, s):
+        """Bring the session ``s`` to the link's game (its match rebuilt from
+        the link's record, local numbering); the caller saves and shows it."""
+        lk = self.lock
+        m, hd = P.load(P.record(lk.match, lk.hands_done, lk.rot), lk.rot)
+        s.match = m
+        s.base = hd
+        s.last = None
+
+    def _catch_up(self, app):
+        from pisti_app import linkends
+        linkends.catch_up(self, app)
+
+    def gone(self, app, left=False):
+        """L-8, or the other console's goodbye: :func:`pisti_app.linkends.gone`."""
+        from pisti_app import linkends
+        linkends.gone(self, app, left)
+
     def app_tick(self, app, now):
         """Run the link of the app's link game: send what this console decided
         (the table's hand and its queue), deal the next hand once the link
@@ -137,6 +208,12 @@ class LinkPlay:
         top = app.stack[0] if app.stack else None
         queued = bytes(getattr(top, "queue", None) or b"")
         self.tick(now, s.hand if s is not None else None, queued)
+        if s is not None and s.linked and self.stale(s):
+            self._catch_up(app)
+            return
+        if s is not None and s.over and not self.ended and self.lock.chan.idle():
+            self.ended = True
+            app.saves.end()  # the match's last action delivered: no game to resume any more (no write if none)
         if app._want_next and s is not None and s.hand is None and not s.over:
             deck = self.deck(s.hands_done)
             if deck is not None:
@@ -149,52 +226,45 @@ class LinkPlay:
         if st == "gone" and s is not None and s.linked and not s.over:
             self.gone(app)
             return
+        if st == "failed" and s is not None and s.linked and not s.over:
+            self.gone(app, True)  # the other console left (its person's Exit or time, T-4 there) or failed
+            return
         if st == "waiting":
             secs = self.lock.left_ms(now) // 1000
-        if secs != app._link_secs:
+        top = app.stack[-1] if app.stack else None
+        if secs != app._link_secs or (secs >= 0 and top is not self._noted):
+            self._noted = top
             app._link_secs = secs
-            scr = app.stack[-1] if app.stack else None
-            if secs >= 0 and scr is not None and hasattr(scr, "say"):
-                from pisti_app import strings
-                scr.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
+            self._notice(app, secs)
 
-    def gone(self, app):
-        """L-8: the link lost for more than 3 minutes ends the link game. Rated:
-        this console's person is ranked as leaving now (T-4, the code path of
-        Exit), the link closed, the main menu under the notice. Practice: the
-        link closed and a bot offered for the missing seat (A), or the end."""
+    def _notice(self, app, secs):
+        """L-7 on every screen of the link game: the countdown in each
+        screen's top bar (where the move timer shows), and on the table's
+        message line; cleared once the other console is heard again."""
         from pisti_app import strings
-        t = strings.t
-        s = app.session
-        app._link_secs = -1
-        if s.rated:
-            cost = app.leave_cost()[1]
-            app.leave_rated()  # ranks (T-4), drops the link (close), main menu
-            app.ask(t("link_play"), t("link_gone") + "\n" + cost, app.main_menu, t("keys_ok"))
-            return
-        want = app._want_next
-        self.close(app)
-        s.linked = False  # the next hands are dealt here
-        yes = app.pop
-        if s.hand is None:  # between hands: the next deal is this console's now
-            s.match.deal()
-            app.saves.start(s)
-            if want:  # (the breakdown was left already: A sits down at the next hand)
-                yes = lambda: app.later(app._next_hand)  # noqa: E731
-        app._make_bots()  # the seats the link took: bots at the session's levels
-        app.ask(t("link_play"), t("link_gone") + "\n" + t("link_gone_bot"), yes, t("keys_bot"),
-                lambda: _end(app))
+        text = "" if secs < 0 else strings.t("link_clock") % (secs // 60, secs % 60)
+        for scr in app.stack:
+            scr.link_lost(text)
+        top = app.stack[-1] if app.stack else None
+        if secs >= 0 and top is not None and hasattr(top, "say"):
+            top.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
+        if secs < 0 and app._timer is not None:
+            app._timer.forget_screens()  # the move timer shows itself again
 
     def close(self, app):
         """The link game is over or left: say goodbye, give the remote seats
         back, unload the link code."""
+        s = app.session
+        if s is not None and s.over and not self.ended:
+            app.saves.end()
         self.lock.leave()
         self.lock.poll(app.now)  # (the goodbye goes out if the line is free)
         app.link = None
         app.outside_bots = {}
         app._want_next = False
-        app.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_core.linkgame", "pisti_core.linkproto",
-                   "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe")
+        app._link_secs = -1
+        app.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_app.linkends", "pisti_core.linkgame",
+                   "pisti_core.linkproto", "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe")
 
     def deck(self, hands_done):
         """The deck of hand ``hands_done`` once the link has dealt it, else None."""
@@ -218,19 +288,23 @@ class LinkPlay:
         return "ok"
 
 
-def _end(app):
-    """L-8, practice: the game ends (dropped from the saves), the main menu."""
-    app.saves.end()
-    app.session = None
-    app.bots = [None, None, None, None]
-    app.main_menu()
+def _key():
+    import os
+    return os.urandom(16)  # L-3: the hands' bytes come from it (T-6's secure source)
 
 
 def host(port, firmware, now, setup, levels):
     """The host's link (L-2: it offers ``setup`` when the guest says hello)."""
-    return LinkPlay(G.Lockstep(port, P.HOST, firmware, now, setup, levels))
+    return LinkPlay(G.Lockstep(port, P.HOST, firmware, now, setup, levels, key=_key()))
 
 
 def guest(port, firmware, now, levels):
     """The guest's link (it answers the offer: ``link.lock.answer(True)``)."""
-    return LinkPlay(G.Lockstep(port, P.GUEST, firmware, now, None, levels))
+    return LinkPlay(G.Lockstep(port, P.GUEST, firmware, now, None, levels, key=_key()))
+
+
+def link_info(lock):
+    """What a link game's save keeps of its link (L-9): ``(role, guest seat,
+    timer, key)`` (:attr:`pisti_app.session.GameSession.link_info`)."""
+    s = lock.setup
+    return (lock.role, s.guest_seat, s.timer, bytes(lock.key))

@@ -110,6 +110,16 @@ class _Rows(Screen):
     def status(self, st):
         st["texts"] = self.texts()
 
+    def link_lost(self, text):
+        # L-7: no timer here: the countdown takes the title bar's right end.
+        keep = getattr(self, "_keep_r", None)
+        if keep is None:
+            keep = self._keep_r = self.title_r.text
+        self.title_r.text = text or keep
+        if not text:
+            self._keep_r = None
+        self.app.dirty = True
+
 
 class HandEnd(_Rows):
     """The breakdown of the hand that just ended; OK goes on."""

@@ -70,5 +70,10 @@ class Screen:
             lbl.background_color = ink if inverted else None
             self.app.dirty = True
 
+    def link_lost(self, text):
+        """L-7 in a link game: the other console silent, ``text`` (its
+        countdown, "?2:55") where the move timer shows; "" once heard again."""
+        self.show_timer(text, text != "")
+
     def status(self, st):
         """Add this screen's fields to the ``App.status()`` dict ``st``."""

@@ -18,6 +18,8 @@ Header layout (version 2), integers unsigned big-endian unless said::
     first_dealer  hands_done(2)  game_number(2)
     level per seat (255: the person)  totals per side (2, signed)
     deck of the hand in play (52 ids; 104 for 3-4 player Pis Yedili)
+    a link game (flag bit 2, L-9) only: role (0 host, 1 guest), the
+    guest's seat in the host's numbering, move timer (2), key (16, L-3)
 
 Actions are one byte each, as the engines number them (a card 0..51, a
 Jack naming a suit, draw, pass, a Muamele pick: all below 255). The byte
@@ -71,6 +73,7 @@ class GameSession:
         self.last = None  # the hand just finished, for the end-of-hand screen
         self.outcome = None  # type: tuple | None  # (points, result) once a rated match is over (T-2)
         self.linked = False  # a link game: the link deals each hand (L-3), see deal_from()
+        self.link_info = None  # type: tuple | None  # a link game's (role, guest seat, timer, key), saved (L-9)
 
     @classmethod
     def new(cls, game, players, levels, target=None, below=None, rated=False, number=0):
@@ -160,8 +163,9 @@ class GameSession:
     def header(self):
         """The save header of the hand in play (see the module docstring)."""
         m = self.match
-        out = bytearray((_MAGIC, _VERSION, (1 if m.game == "yedili" else 0) | (2 if self.rated else 0),
-                         m.players, m.target, m.first_dealer))
+        li = self.link_info if self.linked else None
+        out = bytearray((_MAGIC, _VERSION, (1 if m.game == "yedili" else 0) | (2 if self.rated else 0)
+                         | (4 if li else 0), m.players, m.target, m.first_dealer))
         n = self.hands_done
         out.append(n >> 8)
         out.append(n & 255)
@@ -174,6 +178,9 @@ class GameSession:
             out.append(v >> 8)
             out.append(v & 255)
         out.extend(m.hand.deck)
+        if li:
+            out.extend(bytes((li[0], li[1], li[2] >> 8 & 255, li[2] & 255)))
+            out.extend(li[3])
         return bytes(out)
 
     def to_bytes(self):
@@ -194,9 +201,13 @@ class GameSession:
         """The session saved as ``header`` and ``actions``; ValueError if they
         are not a game this build can play to the same point (the reader is
         :mod:`pisti_app.session_io`, loaded for this only)."""
+        import sys
         from pisti_app import session_io
-        from pisti_app.app import App
         try:
             return session_io.restore(cls, header, actions, below)
         finally:
-            App.forget("pisti_app.session_io")
+            if sys.implementation.name != "cpython":  # (as App.forget: a desktop keeps it)
+                sys.modules.pop("pisti_app.session_io", None)
+                pkg = sys.modules.get("pisti_app")
+                if pkg is not None and hasattr(pkg, "session_io"):
+                    delattr(pkg, "session_io")

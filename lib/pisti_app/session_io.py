@@ -14,6 +14,7 @@ from pisti_core.match import Match
 from pisti_app.session import _FIXED, _HUMAN, _MAGIC, _VERSION, LEVELS, UNDO, _deck_len
 from pisti_app.util import const
 
+_LINK = const(20)  # a link game's bytes after the deck (role, guest seat, timer, key)
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 
 
@@ -25,7 +26,7 @@ def restore(cls, header, actions, below=None):
         raise ValueError("not a saved pisti game")
     if d[1] != _VERSION:
         raise ValueError("saved game version %d is not supported" % d[1])
-    if d[2] > 3:
+    if d[2] > 7:
         raise ValueError("saved game has unknown flags")
     game = "yedili" if d[2] & 1 else "pisti"
     players = d[3]
@@ -34,8 +35,9 @@ def restore(cls, header, actions, below=None):
     sides = 2 if game == "pisti" else players
     size = _deck_len(game, players)
     p = _FIXED + players + 2 * sides
-    if len(d) != p + size:
-        raise ValueError("saved game header is %d bytes, expected %d" % (len(d), p + size))
+    link = _LINK if d[2] & 4 else 0
+    if len(d) != p + size + link:
+        raise ValueError("saved game header is %d bytes, expected %d" % (len(d), p + size + link))
     if below is None:
         m = Match(game, players, d[4], d[5])
     else:
@@ -53,7 +55,13 @@ def restore(cls, header, actions, below=None):
         v = d[q + 2 * i] << 8 | d[q + 2 * i + 1]
         m.totals[i] = v - 0x10000 if v >= 0x8000 else v
     m.dealer = (m.first_dealer + done) % players  # P-3, Y-2: the deal passes on
-    h = m.deal(d[p:])
+    if link:  # a link game (L-9): the link is opened again on Continue
+        q = p + size
+        if d[q] > 1 or not 0 < d[q + 1] < players:
+            raise ValueError("saved link game names no seat for the other console")
+        s.linked = True
+        s.link_info = (d[q], d[q + 1], d[q + 2] << 8 | d[q + 3], d[q + 4:q + link])
+    h = m.deal(d[p:p + size])
     for a in actions:
         if a == UNDO:
             if not s.undo():

@@ -28,6 +28,7 @@ def app_status(self, rankings=True):
           "sound": self.prefs["sound"], "delay": self.delay(),
           "rated": s is not None and s.rated, "timer": self._timer.left if self._timer is not None else None,
           "rankings": self.rankings.as_dict() if rankings else None,
+          "demo": self.demo is not None,
           "nvm": {"erases": erases, "state": state, "notice": notice}}
     if self.hw.supply is not None:  # the battery (PISTI_BATTERY): what the title bars show
         from pisti_app import gfx

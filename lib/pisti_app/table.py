@@ -269,8 +269,11 @@ class TableBase(Screen):
         if self.queue:
             a = self.queue.pop(0)
         else:
-            if self.app.bots[seat] is None:
+            bot = self.app.bots[seat]
+            if bot is None:
                 return
+            if hasattr(bot, "ready") and not bot.ready(h.ply):
+                return  # a remote seat (link play) whose action has not come
             plan = self.plan(None)
             if not plan:
                 return  # a remote seat (link play) waits for the other console

@@ -8,7 +8,12 @@ name in tools/arena.py like the levels.
   rollouts (:mod:`tools.botlab.pimc_pisti`); ``pimcuN``: Usta rollouts;
   ``pimcfN``: rollouts by a policy that does not peek at the world's hands;
   a suffix ``hK`` (``pimc16h1``) stops each rollout K deals on and scores
-  the points and cards taken so far. Pişti only.
+  the points and cards taken so far. ``pimcg...`` (``pimcgu16h1``): Usta,
+  overruled by that search when its best card beats Usta's by more than
+  ``zK`` tenths of a standard error, paired over the worlds (default z20:
+  2.0); in Pis Yedili (:mod:`tools.botlab.pimc_yedili`) with rollouts to
+  the hand's end, ``greedy`` in every seat (``u``: Usta). The others play
+  Pişti only.
 * ``usta:W0:W1:...`` / ``kalfa:...``: the level with other weights, as
   tools/tune.py tries them (Pişti: the 10 ints of ``pisti_bots.WEIGHTS``;
   Pis Yedili: the 17 bytes of ``yedili_heur.LEVELS``).
@@ -16,22 +21,23 @@ name in tools/arena.py like the levels.
 
 import re
 
-_PIMC = re.compile(r"^pimc([uf]?)([0-9]+)(?:h([0-9]))?$")
+_PIMC = re.compile(r"^pimc(g?)([uf]?)([0-9]+)(?:h([0-9]))?(?:z([0-9]+))?$")
 _WEIGHTED = re.compile(r"^(usta|kalfa):([0-9]+(?::[0-9]+)*)$")
 _SIZES = {"pisti": 10, "yedili": 17}
 
 
 def is_lab(name):
-    """Whether ``name`` names a lab bot (``pimc64``, ``pimcu16``, ``usta:...``)."""
+    """Whether ``name`` names a lab bot (``pimc64``, ``pimcu16``, ``pimcg16h1``, ``usta:...``)."""
     m = _PIMC.match(name)
     if m:
-        return 1 <= int(m.group(2)) <= 4096
+        return 1 <= int(m.group(3)) <= 4096
     return bool(_WEIGHTED.match(name))
 
 
 def games_of(name):
     """The games a lab bot plays."""
-    return ("pisti",) if _PIMC.match(name) else ("pisti", "yedili")
+    m = _PIMC.match(name)
+    return ("pisti",) if m and not m.group(1) else ("pisti", "yedili")
 
 
 def weighted_name(level, weights):
@@ -43,11 +49,18 @@ def make(name, game, rng):
     """The lab bot ``name`` for ``game``; ValueError for what does not exist."""
     m = _PIMC.match(name)
     if m and is_lab(name):
+        roll = {"u": "usta", "f": "fair"}.get(m.group(2), "fast")
+        if m.group(1):  # Usta overruled by the search
+            if game == "yedili":
+                from tools.botlab.pimc_yedili import Guarded
+            else:
+                from tools.botlab.pimc_pisti import Guarded
+            return Guarded(rng, int(m.group(3)), roll, int(m.group(4) or 0),
+                           int(m.group(5) or 20) / 10.0)
         if game != "pisti":
-            raise ValueError("%s plays Pişti only (no Pis Yedili reference yet)" % (name,))
+            raise ValueError("%s plays Pişti only (pimcg... plays Pis Yedili too)" % (name,))
         from tools.botlab.pimc_pisti import Pimc
-        return Pimc(rng, int(m.group(2)), {"u": "usta", "f": "fair"}.get(m.group(1), "fast"),
-                    horizon=int(m.group(3) or 0))
+        return Pimc(rng, int(m.group(3)), roll, horizon=int(m.group(4) or 0))
     m = _WEIGHTED.match(name)
     if m:
         w = [int(x) for x in m.group(2).split(":")]
@@ -61,5 +74,5 @@ def make(name, game, rng):
             raise ValueError("%s: Pis Yedili weights are bytes (0..255)" % (name,))
         from pisti_core.bots.yedili_heur import HeuristicBot
         return HeuristicBot(m.group(1), rng, bytes(w))
-    raise ValueError("unknown lab bot %r (pimcN, pimcuN with N worlds 1..4096, "
+    raise ValueError("unknown lab bot %r (pimcN, pimcuN, pimcgN with N worlds 1..4096, "
                      "or usta:W0:W1:...)" % (name,))

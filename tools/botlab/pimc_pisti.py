@@ -35,6 +35,12 @@ seeds (common random numbers), so their differences are less noisy.
 
 Names (tools/arena.py): ``pimc64`` (64 worlds, fast rollouts),
 ``pimcu16`` (16 worlds, Usta rollouts); any ``pimcN`` / ``pimcuN``.
+
+:class:`Guarded` (``pimcg...``, e.g. ``pimcgu16h1``) is Usta improved by
+the search: a rollout step over Usta's play (with Usta rollouts, the
+textbook policy-improvement step), taken only where the search is sure
+(paired over the worlds, ``z`` standard errors), so it is never much
+weaker than Usta and each of its departures from Usta is visible.
 """
 
 import random
@@ -63,10 +69,10 @@ def clone(st):
     """A fast independent copy of a PistiHand (its arrays copied)."""
     o = _World()
     o.__dict__.update(st.__dict__)
-    o.table = bytearray(st.table)
+    o.table = list(st.table)
     o.capt = bytearray(st.capt)
-    o.hands = bytearray(st.hands)
-    o.hn = bytearray(st.hn)
+    o.hands = list(st.hands)
+    o.hn = list(st.hn)
     o.actions = bytearray(st.actions)
     o.cards = list(st.cards)
     o.pts = list(st.pts)
@@ -367,7 +373,7 @@ class Pimc:
             for i in range(st.hidden0 if st.hidden else 0, st.tn):
                 seen[tb[i] >> 2] += 1
         while not st.over:
-            if st.pos >= stop and st.left == 4 * st.players:
+            if st.pos >= stop and st.ply == st.end - 4 * st.players:
                 return leaf_value(st, side)
             if tail and st.pos == 52 and 2 <= st.hn[0] + st.hn[1] <= _TAIL:
                 return solve_rest(st, side)
@@ -376,6 +382,8 @@ class Pimc:
             elif pol == "fair":
                 c = fair_card(st, seen)
                 seen[c >> 2] += 1
+            elif st.hn[st.turn] == 1:  # a last card needs no observation
+                c = st.hands[st.turn * 4]
             elif pol == "greedy":
                 c = greedy(st.observe(st.turn))
             else:
@@ -385,29 +393,39 @@ class Pimc:
 
     def scores(self, obs):
         """Total value per card of ``obs.hand`` (hand order) over the worlds."""
+        tot = [0.0] * len(obs.hand)
+        for row in self.values(obs):
+            for i in range(len(row)):
+                tot[i] += row[i]
+        return tot
+
+    def values(self, obs):
+        """Per world, the value of each card of ``obs.hand`` (hand order)."""
         hand = obs.hand
         rng = self.rng
         wts = inference(obs) if self.infer else None
-        tot = [0.0] * len(hand)
         side = obs.side
         skel = skeleton(obs)
+        out = []
         for _ in range(self.worlds):
             w = world(obs, rng, wts, skel)
             seed = rng.randrange(1 << 30)
+            row = [0.0] * len(hand)
+            out.append(row)
             if obs.players == 2 and obs.stock == 0 and self.solve_tail:
                 for i in range(len(hand)):
                     st = clone(w)
                     st.play(hand[i])
                     if st.over:
-                        tot[i] += end_value(st, side)
+                        row[i] = end_value(st, side)
                     else:
-                        tot[i] += solve_rest(st, side)
+                        row[i] = solve_rest(st, side)
                 continue
             for i in range(len(hand)):
                 st = clone(w)
                 st.play(hand[i])
-                tot[i] += self._play_out(st, side, random.Random(seed))
-        return tot
+                row[i] = self._play_out(st, side, random.Random(seed))
+        return out
 
     def choose(self, obs):
         """The card to play: the best total over the sampled worlds."""
@@ -420,3 +438,64 @@ class Pimc:
             if tot[i] > tot[best] or (tot[i] == tot[best] and hand[i] < hand[best]):
                 best = i
         return hand[best]
+
+
+_VAR0 = 0.01  # the least variance of a paired difference (points squared a world)
+
+
+def _key(obs):
+    """A seed from what the seat has seen (crc32: the same in every process)."""
+    from zlib import crc32
+    return crc32(bytes(obs.played) + b"/" + bytes(obs.hand) + bytes([obs.seat, obs.dealer]))
+
+
+class Guarded:
+    """``Guarded(rng, worlds, rollout, horizon, z)``: Usta, overruled by the
+    search. Each decision Usta chooses (with ``rng``, exactly as a plain
+    Usta would: where the search agrees, the play is Usta's to the last
+    draw); the search values every card on the same ``worlds`` (its own
+    generator, seeded by what the seat has seen), and plays its best card
+    instead only when that card's advantage over Usta's, paired world by
+    world, is more than ``z`` standard errors above zero."""
+
+    def __init__(self, rng, worlds=16, rollout="usta", horizon=1, z=2.0):
+        self.rng = rng
+        self.usta = Bot(rng, 4)
+        self.pimc = Pimc(None, worlds, rollout, horizon=horizon)
+        self.worlds = worlds
+        self.rollout = rollout
+        self.horizon = horizon
+        self.z = z
+        self.decisions = 0
+        self.overruled = 0
+
+    def choose(self, obs):
+        """Usta's card, or the search's best when it is clearly better."""
+        u = self.usta.choose(obs)
+        hand = obs.hand
+        if len(hand) == 1:
+            return u
+        self.decisions += 1
+        self.pimc.rng = random.Random(_key(obs))
+        rows = self.pimc.values(obs)
+        k = len(hand)
+        tot = [0.0] * k
+        for row in rows:
+            for i in range(k):
+                tot[i] += row[i]
+        ui = list(hand).index(u)
+        best = ui
+        for i in range(k):
+            if tot[i] > tot[best]:
+                best = i
+        if best == ui:
+            return u
+        n = len(rows)
+        d = [row[best] - row[ui] for row in rows]
+        mean = sum(d) / n
+        var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
+        var = max(var, _VAR0)  # the worlds agreeing to the last point are not proof
+        if mean > 0 and mean * mean * n > self.z * self.z * var:
+            self.overruled += 1
+            return hand[best]
+        return u

@@ -87,6 +87,7 @@ def _status():
     st = {"legal": [], "your_hand": []}
     scr.status(st)
     st["screen"] = scr.name
+    st["demo"] = app.demo is not None
     s = app.session
     if s is not None:
         st["game"] = s.game
@@ -204,4 +205,30 @@ def taken():
         return ""
     s = ",".join(_new)
     del _new[:]
+    return s
+
+
+# -- link play (issue 18): the cable between two consoles' VMs -----------------
+# gauge.mjs moves the bytes as hex text, one call each way a tick; the
+# collector runs on the way back, as after step().
+
+def link_seed(s):
+    """Each console its own random bytes (the stand-in os.urandom)."""
+    import os_urandom
+    os_urandom.seed(s)
+
+
+def uart_in(hexed):
+    import binascii
+    import busio
+    busio.arrive(binascii.unhexlify(hexed))
+    gc.collect()
+
+
+def uart_out():
+    import binascii
+    import busio
+    b = busio.sent()
+    s = binascii.hexlify(b).decode() if b else ""
+    gc.collect()
     return s

@@ -9,12 +9,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { loadMicroPython } = await import(
   path.join(here, "node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs"));
 
-const argv = process.argv.slice(2);
+const argv = isMainThread ? process.argv.slice(2) : workerData.argv;
 const opt = (name, dflt) => {
   const i = argv.indexOf(name);
   return i >= 0 ? argv[i + 1] : dflt;
@@ -25,7 +26,15 @@ const PYSTACK = Number(opt("--pystack", "512")); // words of 4 bytes: 2048 B, Ci
 const MODES = opt("--modes", "pisti2,pisti4,yedili2,yedili3,yedili4").split(",").filter((m) => m);
 const TICK_MS = 10;
 const MAX_TICKS = Number(opt("--max-ticks", "400000"));
-const out = (o) => process.stdout.write(JSON.stringify(o) + "\n");
+// Link play (issue 18): two consoles, each a VM in a worker of its own (one
+// VM a realm), "host" or "guest"; their UARTs' bytes and their ticks go
+// through a SharedArrayBuffer (linkMain below).
+const LINK = isMainThread ? null : workerData.role;
+const out = LINK
+  // (a worker's process.stdout is flushed only when its event loop turns, and a
+  // scenario never yields: the lines go straight to the file descriptor)
+  ? (o) => { if (o.ev !== "stdout") fs.writeSync(1, JSON.stringify({ ...o, console: LINK }) + "\n"); }
+  : (o) => process.stdout.write(JSON.stringify(o) + "\n");
 
 // --- the VM ---------------------------------------------------------------
 // Growth refused: the heap stays as loaded (NOTES.md: heapsize alone is no cap).
@@ -142,6 +151,7 @@ async function setUp(standins = true) {
   // CircuitPython's C modules cost no heap for their code: load the stand-ins
   // now and count from here (the device's 171,264 B is free at a fresh REPL).
   if (standins) for (const m of STANDINS) check(py.load(m), "importing the stand-in " + m);
+  if (LINK) py.d.link_seed(LINK === "host" ? 11 : 22);
   qLines = [];
   py.qstrs();
   baseQ = qLines.length ? qLines[0] : 0;
@@ -177,6 +187,7 @@ function powerCut() {
 const rows = new Map(); // "mode\tscreen" -> {n, min, max}
 const modes = {};
 for (const m of MODES) modes[m] = { peak: 0, matches: 0, ticks: 0 };
+modes.demo = { peak: 0, matches: 0, ticks: 0, seen: [] }; // the demo that plays itself (issue 19)
 let phase = "boot"; // boot, menus, or a mode key
 let screenName = "";
 let ticks = 0;
@@ -232,9 +243,11 @@ function check(code, what) {
 }
 
 function tick() {
+  if (LINK) linkIn();
   before();
   const live = check(py.step(TICK_MS), "in App.tick() on " + phase + "/" + screenName);
   after();
+  if (LINK) linkOut();
   record(live, py.d.top);
   const was = screenName;
   screenName = py.screen();
@@ -316,6 +329,7 @@ function setRows(st, wants) {
 }
 
 const SPEC = {
+  link_pisti2: { game: "pisti", players: 2 }, link_yedili4: { game: "yedili", players: 4 },
   pisti2: { game: "pisti", players: 2 }, pisti4: { game: "pisti", players: 4 },
   yedili2: { game: "yedili", players: 2 }, yedili3: { game: "yedili", players: 3 },
   yedili4: { game: "yedili", players: 4 },
@@ -363,14 +377,163 @@ function playTurn(st) {
   else tap(want > st.cursor ? "RIGHT" : "LEFT");
 }
 
+// --- link play (issue 18) ------------------------------------------------------------
+// The two consoles' workers share `sab`: LS[0], LS[1] the ticks done by the
+// host and the guest, LS[2], LS[3] whether each is done, LS[4 + 2d] and
+// LS[5 + 2d] the bytes written and read on direction d (0: host to guest), the
+// bytes in RINGS[d]. A console never runs more than a tick ahead of the other
+// (their virtual clocks agree, as two boards' do); a byte written in a tick
+// is in the other console's UART buffer at its next tick.
+const RING = 1 << 16;
+const ME = LINK === "guest" ? 1 : 0;
+const LS = LINK ? new Int32Array(workerData.sab, 0, 16) : null;
+const RINGS = LINK ? [new Uint8Array(workerData.sab, 64, RING), new Uint8Array(workerData.sab, 64 + RING, RING)] : null;
+let linkTicks = 0;
+
+function linkIn() {
+  const d = 1 - ME;
+  const w = Atomics.load(LS, 4 + 2 * d);
+  const r = LS[5 + 2 * d];
+  if (w === r) return;
+  const buf = Buffer.alloc(w - r);
+  for (let i = 0; i < w - r; i++) buf[i] = RINGS[d][(r + i) % RING];
+  Atomics.store(LS, 5 + 2 * d, w);
+  py.d.uart_in(buf.toString("hex"));
+}
+
+function linkOut() {
+  const hex = py.d.uart_out();
+  if (hex) {
+    let w = LS[4 + 2 * ME];
+    for (const x of Buffer.from(hex, "hex")) RINGS[ME][w++ % RING] = x;
+    Atomics.store(LS, 4 + 2 * ME, w);
+  }
+  const mine = ++linkTicks;
+  Atomics.store(LS, ME, mine);
+  Atomics.notify(LS, ME);
+  for (;;) {
+    const o = Atomics.load(LS, 1 - ME);
+    if (o >= mine - 1 || Atomics.load(LS, 3 - ME)) break;
+    Atomics.wait(LS, 1 - ME, o, 100);
+  }
+}
+
+function linkDone() {
+  if (!LINK) return;
+  Atomics.store(LS, 2 + ME, 1);
+  Atomics.notify(LS, ME);
+}
+
+function linkFinish() {
+  // done: keep the link running (the other console's last acks) until it is done too
+  linkDone();
+  waited = 0;
+  while (!Atomics.load(LS, 3 - ME)) idle(1);
+}
+
+// One console of a link match, by its buttons: the host sets the New game
+// rows (practice, Usta bots) and hosts from Link play; the guest joins and
+// takes the offer (A); both play their own seat until the match ends.
+function playLink(item) {
+  const spec = SPEC[item.mode];
+  const host = item.link === "host";
+  const wants = newGameWants({ ...spec, rated: false });
+  let rowsSet = !host;
+  waited = 0;
+  for (;;) {
+    const st = status();
+    const s = st.screen;
+    if (s === "menu") {
+      if (modes[item.mode].matches > 0) { phase = "menus"; return; }
+      if (!rowsSet) { if (!moveTo(st, "new_game")) tap("A"); } else if (!moveTo(st, "link_play")) tap("A");
+    } else if (s === "new_game") {
+      if (!setRows(st, wants)) { rowsSet = true; tap("B"); }
+    } else if (s === "link" && st.menu) {
+      if (!moveTo(st, host ? "link_host" : "link_join")) { phase = item.mode; tap("A"); }
+    } else if (s === "link") {
+      idle(1); // waiting for the other console
+    } else if (s === "confirm") {
+      waited = 0;
+      tap("A"); // the guest: the offer, joined; either: a notice, OK
+    } else if (s === "table") {
+      if (phase !== item.mode) phase = item.mode;
+      if (!item.seen) {
+        item.seen = true;
+        if (st.game !== spec.game || st.players !== spec.players)
+          throw new Stop("stuck", "the link game is " + st.game + " " + st.players + "p, not " + item.mode);
+        out({ ev: "note", text: item.link + " at the " + item.mode + " table" });
+      }
+      if (st.legal.length) { waited = 0; playTurn(st); } else idle(1);
+    } else if (s === "hand_end") {
+      waited = 0;
+      tap("A");
+    } else if (s === "match_end") {
+      if (!item.done) {
+        item.done = true;
+        modes[item.mode].matches++;
+        menuTag = item.mode + ">";
+        out({ ev: "match", mode: item.mode, totals: st.totals, ticks });
+      }
+      tap("B");
+      idle(20);
+    } else if (s === "splash") {
+      idle(1);
+    } else {
+      tap("B");
+    }
+  }
+}
+
+// The main thread of a link run: for each link mode, the two consoles in two
+// workers (this file again), then one result: each console's peak and matches.
+async function linkMain() {
+  const t0 = Date.now();
+  const res = { ev: "result", ok: true, cap: CAP, ticks: 0, menu_peak: 0, menu_boot: 0, game_peak: 0, peak: 0,
+    modes: {}, rows: [] };
+  for (const m of MODES) {
+    const sab = new SharedArrayBuffer(64 + 2 * RING);
+    const wargv = argv.slice();
+    wargv[wargv.indexOf("--modes") + 1] = m;
+    const both = await Promise.all(["host", "guest"].map((role) => new Promise((resolve) => {
+      const w = new Worker(fileURLToPath(import.meta.url), { workerData: { role, sab, argv: wargv } });
+      let got = null;
+      w.on("message", (r) => { got = r; });
+      w.on("error", (e) => { got = { ok: false, kind: "js", error: String((e && e.stack) || e) }; });
+      w.on("exit", () => resolve(got || { ok: false, kind: "crash", error: role + ": the worker exited" }));
+    })));
+    const entry = { peak: 0, matches: 1 << 30 };
+    both.forEach((r, i) => {
+      const role = i ? "guest" : "host";
+      const mm = (r.modes || {})[m] || { peak: 0, matches: 0 };
+      entry[role] = { peak: mm.peak, matches: mm.matches };
+      entry.peak = Math.max(entry.peak, mm.peak);
+      entry.matches = Math.min(entry.matches, mm.matches);
+      res.ticks += r.ticks || 0;
+      res.menu_peak = Math.max(res.menu_peak, r.menu_peak || 0);
+      res.menu_boot = Math.max(res.menu_boot, r.menu_boot || 0);
+      res.game_peak = Math.max(res.game_peak, r.game_peak || 0);
+      res.peak = Math.max(res.peak, r.peak || 0);
+      for (const row of r.rows || []) res.rows.push([role + ":" + row[0], ...row.slice(1)]);
+      if (!r.ok && res.ok) Object.assign(res, { ok: false, kind: r.kind, error: role + ": " + r.error,
+        phase: r.phase, screen: r.screen });
+      if (r.heap_total_start) { res.heap_total_start = r.heap_total_start; res.heap_total_end = r.heap_total_end; }
+    });
+    res.modes[m] = entry;
+  }
+  res.seconds = (Date.now() - t0) / 1000;
+  out(res);
+}
+
 // --- the scenario -----------------------------------------------------------------
 const plan = [];
-MODES.forEach((m, i) => {
+if (LINK) MODES.forEach((m) => plan.push({ mode: m, link: LINK }));
+else MODES.forEach((m, i) => {
   plan.push({ mode: m, rated: i === 0, cut: i === 0 });
   if (i === 0) plan.push({ lang: "tr" });
   if (MODES.length >= 3 && i === MODES.length - 2) plan.push({ lang: "en" });
 });
-if (MODES.length === 1) plan.push({ lang: "en" });
+if (MODES.length === 1 && !LINK) plan.push({ lang: "en" });
+if (!LINK) plan.push({ demo: true });
 
 let waited = 0;
 function idle(ticksToWait = 1) {
@@ -490,6 +653,52 @@ function switchLang(lang) {
   throw new Stop("stuck", "could not switch the language to " + lang);
 }
 
+// The demo (issue 19): left alone for 30 s at the main menu it starts by
+// itself, plays its first mode (Pişti 2p) to the match end and goes on to
+// the next (Pis Yedili 3p), watched to its first hand's end; a key ends it,
+// and Watch starts the next modes (Pişti 4p, Pis Yedili 4p), each watched
+// to its first hand's end and ended by a key. Counted as "demo".
+function watchDemo() {
+  const demo = modes.demo;
+  let n = 0;
+  waited = 0;
+  while (screenName === "menu") {
+    tick();
+    if (++n > 3500) throw new Stop("stuck", "no demo after 35 s alone at the main menu");
+  }
+  if (n < 2900) throw new Stop("stuck", "the demo started after " + n + " ticks at the main menu, not 30 s");
+  phase = "demo";
+  menuTag = "demo>";
+  for (let round = 0; round < 4; round++) {
+    let st = status();
+    if (!st.demo || st.screen !== "table") throw new Stop("stuck", "no demo table: " + JSON.stringify(st).slice(0, 300));
+    demo.seen.push(st.game + st.players);
+    const until = round === 0 ? "its next match" : "a hand end";
+    let was = screenName;
+    for (n = 0; ; n++) {
+      tick();
+      if (n > 30000) throw new Stop("stuck", "the demo did not reach " + until);
+      if (screenName === was) continue;
+      if (screenName === "match_end") demo.matches++;
+      if (round === 0 && was === "match_end" && screenName === "table") break; // the next match came by itself
+      if (round > 0 && screenName === "hand_end") { for (let i = 0; i < 20; i++) tick(); break; }
+      was = screenName;
+    }
+    if (round === 0) continue; // watched on: the demo went on to its next mode by itself
+    tap("B"); // any key: back to the main menu, and nothing else
+    idle(5);
+    st = status();
+    if (st.screen !== "menu" || st.demo) throw new Stop("stuck", "a key did not end the demo: " + JSON.stringify(st).slice(0, 300));
+    if (round === 3) break;
+    phase = "menus";
+    for (n = 0; moveTo(st, "watch"); n++) { st = status(); if (n > 10) throw new Stop("stuck", "no Watch row"); }
+    phase = "demo";
+    tap("A");
+    idle(2);
+  }
+  phase = "menus";
+}
+
 async function calibrateAlone(list) {
   // each module (with what it imports) in a fresh VM, the stand-ins loaded
   const steps = [];
@@ -527,6 +736,14 @@ async function calibrate() {
 }
 
 // --- main -------------------------------------------------------------------------
+if (isMainThread && MODES.some((m) => m.startsWith("link_"))) {
+  if (MODES.some((m) => !m.startsWith("link_"))) {
+    out({ ev: "result", ok: false, kind: "js", error: "link modes run on their own (two VMs): --modes link_..." });
+  } else {
+    await linkMain();
+  }
+  process.exit(0);
+}
 const t0 = Date.now();
 let result = { ok: true };
 try {
@@ -541,10 +758,13 @@ try {
   } else {
     await bootToMenu();
     for (const item of plan) {
-      if (item.mode) await playMode(item);
+      if (item.link) playLink(item);
+      else if (item.mode) await playMode(item);
+      else if (item.demo) watchDemo();
       else switchLang(item.lang);
-      out({ ev: "progress", ticks, phase, screen: screenName, done: item.mode || "lang:" + item.lang });
+      out({ ev: "progress", ticks, phase, screen: screenName, done: item.mode || (item.demo ? "demo" : "lang:" + item.lang) });
     }
+    if (LINK) linkFinish();
   }
 } catch (e) {
   if (e instanceof Stop) result = { ok: false, kind: e.kind, error: e.text };
@@ -558,7 +778,8 @@ for (const [k, r] of rows) {
 }
 let total = null;
 try { if (py) total = py.mem() + py.free(); } catch (e) { total = null; }
-out({
+if (LINK) linkDone();
+(LINK ? (o) => parentPort.postMessage(o) : out)({
   ev: "result", ...result, cap: CAP, heapsize, heap_total_start: totalStart, heap_total_end: total, ticks,
   seconds: (Date.now() - t0) / 1000, phase, screen: screenName,
   menu_peak: menuPeak, menu_boot: menuBoot, game_peak: gamePeak, peak: allPeak, raw_peak: rawPeak,

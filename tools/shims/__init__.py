@@ -23,6 +23,7 @@ profile in ``tools/boards/<profile>.toml``) and patches, in this process::
 so install/close can repeat in one pytest process. See README.md here.
 """
 
+import gc
 import os
 import sys
 import threading
@@ -294,6 +295,37 @@ def _patch_board(rig, board, board_id, pins):
     rig._undo.append(undo)  # pylint: disable=protected-access
 
 
+def _background_on_the_virtual_clock(displayio):
+    """Blinka refreshes ``auto_refresh`` displays from a thread of its own
+    that wakes every real millisecond. On the virtual clock the device
+    thread's sleeps refresh them instead (CircuitPython runs its background
+    tasks while code sleeps; the content cannot change within one sleep, so
+    once a sleep draws what ~60 frames a second would), and the thread is
+    stopped, for the rest of the
+    process: its thousand wake-ups a second cost every simulated console
+    about a tenth of its time, and it could read a display the firmware was
+    still constructing (``'SSD1306' object has no attribute
+    '_auto_refresh'``). The firmware turns ``auto_refresh`` off; a real-time
+    rig (``tools/sim.py`` in a window, one rig a process) keeps the thread."""
+    displayio._stop_background()  # pylint: disable=protected-access
+
+
+def _young_collections(rig):
+    """``gc.collect()`` collects the youngest generation while the rig is
+    installed. The firmware collects at every screen change, for a device's
+    heap; on CPython reference counting has freed its garbage already, and a
+    full collection of a large process (a test worker, with pytest,
+    Hypothesis and every module it imported) costs 50-100 ms, a third of
+    the time of a test that plays whole matches. Its own young cycles are
+    still collected; the older generations by CPython itself, as always."""
+    full = gc.collect
+
+    def collect(generation=0):  # (a caller that names a generation gets it)
+        return full(generation)
+
+    rig._set_attr(gc, "collect", collect)  # pylint: disable=protected-access
+
+
 def _wrap_refresh(rig, busdisplay):
     original = busdisplay.BusDisplay.__dict__["_refresh_display"]
 
@@ -379,7 +411,10 @@ def install(
     import board
     import busdisplay
     import busio
-    import displayio  # noqa: F401  (starts Blinka's refresh thread; harmless)
+    import displayio
+
+    if not realtime:
+        _background_on_the_virtual_clock(displayio)
     import microcontroller
     import pwmio
 
@@ -419,11 +454,15 @@ def install(
                 """time.sleep: virtual in the device thread while the rig is installed."""
                 if _active.RIG is rig and threading.get_ident() == rig.device_thread:
                     rig.clock.sleep(seconds)
+                    for display in displayio.displays:  # a sleep's background task: auto_refresh
+                        if display.auto_refresh:
+                            display.refresh()
                 else:
                     real_sleep(seconds)
 
             rig._set_attr(time, "sleep", sleep)  # pylint: disable=protected-access
         _wrap_refresh(rig, busdisplay)
+        _young_collections(rig)
         _active.RIG = rig
     except BaseException:
         while rig._undo:  # pylint: disable=protected-access

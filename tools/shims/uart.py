@@ -140,12 +140,17 @@ def plug(end):
 
 class UART:
     """``busio.UART(tx, rx, *, baudrate=9600, timeout=1, receiver_buffer_size=64)``
-    on the desktop: an end of a cable given to :func:`plug` first, or an
+    on the desktop: an end of a cable given to :func:`plug` first, else the
+    installed rig's ``link_end`` (each console of ``sim.py --link``), or an
     unplugged end that hears nothing."""
 
     def __new__(cls, tx=None, rx=None, *, baudrate=9600, timeout=1.0, receiver_buffer_size=64, **_kw):
+        from . import _active  # pylint: disable=import-outside-toplevel
+        rig_end = getattr(_active.RIG, "link_end", None)
         if _PLUGGED:
             end = _PLUGGED.pop(0)
+        elif rig_end is not None:
+            end = rig_end
         else:
             end = Cable(lambda: 0, baud=baudrate, size=receiver_buffer_size).a
             end.cable.cut = True

@@ -8,7 +8,8 @@
 // "chromium": PATH}. Each script runs in a fresh browser context (empty
 // storage) until the page says done; the result has its canvas pixels,
 // status and the page's errors. "loads" (the crash probe, tools/web/probe.py):
-// each query in a fresh context until done, its end state and errors only.
+// each query from empty saves, navigated to in one of `parallel` tabs (a new page, a new
+// VM in a new worker each time), until done; its end state and errors only.
 // Writes OUT.json.
 import fs from "node:fs";
 import { chromium } from "./node_modules/playwright-core/index.mjs";
@@ -26,6 +27,13 @@ const out = { scripts: {}, errors: [], timing: {} };
 const note = (what) => { out.timing[what] = (Date.now() - t0) / 1000; process.stderr.write(what + " " + out.timing[what] + " s\n"); };
 
 async function open(context, query) {
+  const tab = await watch(context);
+  await tab.page.goto(URL0 + query);
+  return tab;
+}
+
+// A new tab whose console errors, page errors and failed requests are kept.
+async function watch(context) {
   const page = await context.newPage();
   const errors = [];
   page.on("console", (m) => { if (m.type() === "error") errors.push("console: " + m.text()); });
@@ -37,7 +45,6 @@ async function open(context, query) {
     if (!(page.leaving && why.includes("ERR_ABORTED"))) errors.push("request failed: " + r.url() + " " + why);
   });
   page.on("dialog", (d) => d.accept());
-  await page.goto(URL0 + query);
   return { page, errors };
 }
 
@@ -127,10 +134,16 @@ try {
   // 5. the crash probe: every query from empty saves, to its end (done, an error, the notice)
   if (plan.loads) {
     out.loads = [];
-    const one = async (query) => {
-      const context = await browser.newContext();
+    // Each lane loads its queries one after another in one tab: each load navigates the tab
+    // (the last load's VM and its worker end with its page) and starts from empty saves (the
+    // lane's init script clears the page's storage before the page's own script runs).
+    const one = async (lane, query) => {
       const t = Date.now();
-      const { page, errors } = await open(context, query);
+      lane.errors.length = 0;
+      lane.page.leaving = true; // (the last load's responses, cut short by leaving it)
+      await lane.page.goto(URL0 + query);
+      lane.page.leaving = false;
+      const { page, errors } = lane;
       let end;
       try {
         await until(page, () => window.pisti && (pisti.done || pisti.state === "oom" || pisti.state === "error"),
@@ -148,16 +161,19 @@ try {
       if (plan.verbose) process.stderr.write(end.state + " " + end.seconds + " s (boot " + end.bootMs + " ms, " +
         end.ticks + " ticks in " + end.scriptMs + " ms, " + end.retries + " retries, peak " + end.peak + ", " +
         end.workers + " workers) " + query + "\n");
-      await context.close();
       return end;
     };
-    // `parallel` pages at a time (each VM in its own worker thread)
+    // `parallel` tabs at a time (each VM in its own worker thread)
     let next = 0;
     const lane = async () => {
+      const context = await browser.newContext();
+      await context.addInitScript(() => { localStorage.clear(); sessionStorage.clear(); });
+      const mine = await watch(context);
       while (next < plan.loads.length) {
         const i = next++;
-        out.loads[i] = await one(plan.loads[i]);
+        out.loads[i] = await one(mine, plan.loads[i]);
       }
+      await context.close();
     };
     await Promise.all(Array.from({ length: plan.parallel || 1 }, lane));
     note("loads");

@@ -271,13 +271,20 @@ setInterval(() => {
        "the saves are kept. (?watchdog=MS sets the time.)", "hung", "stopped: the firmware's VM stopped answering");
 }, Math.min(1000, Math.max(100, WATCHDOG_MS / 4)));
 
-// A key script on a virtual clock (the worker plays it): [[button numbers], hold ms] a step.
+// A key script on a virtual clock (the worker plays it): [[button numbers], hold ms] a step,
+// [[], ms] for WAIT:MS (no key that long).
 function parseKeys(text) {
   const steps = [];
   for (const item of text.split(",").map((s) => s.trim()).filter((s) => s)) {
     // NAME[:HOLD_MS][*N], or a burst A+LEFT+B (tapped one after another within one tick)
     const m = item.match(/^([A-Za-z]+(?:\+[A-Za-z]+)*)(?::(\d+))?(?:\*(\d+))?$/);
     const name = m ? m[1].toUpperCase() : "";
+    if (name === "WAIT") { // WAIT:MS, no key for MS ms (the simulator's, up to a day)
+      const ms = Number(m[2] || 0);
+      if (!(ms >= 1 && ms <= 86400000) || Number(m[3] || 1) < 1) throw new Error("bad step " + item + " in keys (WAIT:MS)");
+      for (let i = 0; i < Number(m[3] || 1); i++) steps.push([[], ms]);
+      continue;
+    }
     if (!m || name.split("+").some((k) => !BUTTONS.includes(k)) || (name.includes("+") && m[2]))
       throw new Error("bad step " + item + " in keys");
     const keys = name.split("+").map((k) => BUTTONS.indexOf(k));

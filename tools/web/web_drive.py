@@ -62,8 +62,8 @@ def boot(reloaded=False):
     call, after this call's garbage is collected (this VM collects only
     between calls; the board's collector frees the boot's garbage as it
     goes)."""
-    global app, _disp, _seen, _go, _boot_err
-    _go = None
+    global app, _disp, _seen, _go, _boot_err, _pending
+    _go = _pending = None
     try:
         if reloaded:
             supervisor.runtime.run_reason = supervisor.RunReason.SUPERVISOR_RELOAD
@@ -85,6 +85,7 @@ def boot(reloaded=False):
 
 
 _go = None  # (GameFlow's method, args): the game boot() went into, for start()
+_pending = None  # the _Booting screen while start()'s first call has freed the menus
 _boot_err = None  # a MemoryError of boot(), for notice()
 
 
@@ -121,13 +122,27 @@ def _later_continue(self):
 def start():
     """The game boot() or the last tick went into, if any (a call of its
     own: see boot()). Returns as step()."""
-    global _go
+    global _go, _pending
     go = _go
-    _go = None
     if go is None or app is None:
+        _go = None
         return 0
-    pending = app.stack[0] if app.stack and isinstance(app.stack[0], _Booting) else None
-    return _guard(_start, go, pending)
+    if _pending is None:
+        # First the screens before it close and the menus' modules unload, in a
+        # call of their own: this VM frees nothing during a call, where the
+        # board's collector frees them while the game's modules compile.
+        st = app.stack
+        _pending = st[0] if st and isinstance(st[0], _Booting) else _Booting()
+        return _guard(_free, None, None)
+    pending = _pending
+    _go = _pending = None
+    return _guard(_start, go, pending if pending.note is not None else None)
+
+
+def _free(a, b):
+    app.release()
+    app.drop_menus()
+    app.stack.append(_pending)  # (what shows until the game's screen comes)
 
 
 def _start(go, pending):

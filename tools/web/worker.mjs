@@ -69,7 +69,9 @@ function runRealtime() {
 }
 
 // --- a key script on a virtual clock: tools/simlib/headless.py's ScriptDriver,
-// 10 ms a tick as pisti_app.run() sleeps (steps: [[button number or numbers, hold ms]...]).
+// 10 ms a tick as pisti_app.run() sleeps (steps: [[button number or numbers, hold ms]...]; a step
+// with no buttons, [[], ms], is WAIT:MS: no key for ms from the end of the step before, no settling
+// first; a script that ends with one ends when it is over).
 const WAIT_MS = 8000; // the simulator's WAIT_MS and SETTLE_MS (tools/simlib/session.py)
 const SETTLE_MS = 250;
 function runScript(steps) {
@@ -79,10 +81,18 @@ function runScript(steps) {
   let holding = null;
   let releaseAt = 0;
   let index = 0;
+  let waitUntil = null;
   let first = true;
   const t0 = performance.now();
   let n = 0;
   let dirty = false;
+  const finish = () => {
+    con.readFrame();
+    sendFrame();
+    sendHeap();
+    stopped = true;
+    post({ type: "done", scriptTicks: n, scriptMs: Math.round(performance.now() - t0), settled: true });
+  };
   const batch = () => {
     for (let i = 0; i < 200; i++) {
       const r = con.step(first ? 0 : 10);
@@ -108,16 +118,19 @@ function runScript(steps) {
         }
         continue;
       }
+      if (waitUntil !== null) {
+        if (now < waitUntil) continue;
+        waitUntil = null;
+        since = now;
+        if (index >= steps.length) return finish();
+      }
+      if (index < steps.length && steps[index][0].length === 0) {
+        waitUntil = (since === null ? now : since) + steps[index++][1];
+        continue;
+      }
       if (since === null) since = now;
       if (now - since < WAIT_MS && !(now - Math.max(lastFrame, since) >= SETTLE_MS && idle)) continue;
-      if (index >= steps.length) {
-        con.readFrame();
-        sendFrame();
-        sendHeap();
-        stopped = true;
-        post({ type: "done", scriptTicks: n, scriptMs: Math.round(performance.now() - t0), settled: true });
-        return;
-      }
+      if (index >= steps.length) return finish();
       const [keys, hold] = steps[index++];
       if (keys.length > 1) { // a burst: every button down and up again before the next tick
         for (const k of keys) {

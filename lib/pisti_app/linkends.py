@@ -1,0 +1,139 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.linkends`
+====================
+
+The rare turns of a link game (RULES.md L-5, L-8, L-9), loaded only when
+one comes (and forgotten with the link): the link opened again from a
+saved game after a boot (:func:`resume`), the app's
+game taken from the link's when a record carried the link past it
+(:func:`catch_up`), and the end of the game when the other console is gone
+for good or has left (:func:`gone`). ``self`` is the
+:class:`pisti_app.remote.LinkPlay`.
+"""
+
+from pisti_core import linkgame as G
+from pisti_core import linkproto as P
+
+from pisti_app.remote import LinkPlay, open_uart
+
+
+def catch_up(self, app):
+    """The app's game is behind the link's: taken whole (L-9: nothing
+    already played is lost), saved, and shown with a notice."""
+    from pisti_app import strings
+    s = app.session
+    self.adopt(s)
+    app._want_next = False
+    app.release()
+    if s.over:
+        if s.rated:
+            from pisti_core.table import match_outcome
+            s.outcome = match_outcome(s.game, s.players, s.match.totals, 0)  # T-2
+            app._rank(s, s.outcome)
+        app.saves.end()
+        from pisti_app.match_end import MatchEnd
+        app.show(MatchEnd(app, s.outcome[0] if s.outcome else None))
+        return
+    app.saves.start(s)
+    if s.hand.actions:
+        app.saves.add(s.hand.actions)
+    app.show(app._table())
+    app.screen.say(strings.t("link_resync"), 3000)
+
+
+def gone(self, app, left=False):
+    """L-8: the link lost for more than 3 minutes ends the link game. Rated:
+    this console's person is ranked as leaving now (T-4, the code path of
+    Exit), the link closed, the main menu under the notice. Practice: the
+    link closed and a bot offered for the missing seat (A), or the end.
+    ``left``: the other console left (its goodbye) or the link failed:
+    rated, the game ends with nothing recorded here (the leaver pays,
+    T-4); practice, as above."""
+    from pisti_app import strings
+    t = strings.t
+    s = app.session
+    app._link_secs = -1
+    why = t("link_gone")
+    if left:  # the other console said goodbye, or the link failed: nothing is recorded here
+        err = self.lock.error
+        why = t("link_left") if err is None or err.key == "bye" else t("link_failed") + " " + err.text
+        if s.rated:
+            app._close_table()
+            app.saves.end()
+            app.session = None
+            self.close(app)
+            app.bots = [None, None, None, None]
+            app.main_menu()
+            app.ask(t("link_play"), why, app.pop, t("keys_ok"))
+            return
+    if s.rated:
+        cost = app.leave_cost()[1]
+        app.leave_rated()  # ranks (T-4), drops the link (close), main menu
+        app.ask(t("link_play"), t("link_gone") + "\n" + cost, app.main_menu, t("keys_ok"))
+        return
+    want = app._want_next
+    self.close(app)
+    s.linked = False  # the next hands are dealt here
+    yes = app.pop
+    if s.hand is None:  # between hands: the next deal is this console's now
+        s.match.deal()
+        app.saves.start(s)
+        if want:  # (the breakdown was left already: A sits down at the next hand)
+            yes = lambda: app.later(app._next_hand)  # noqa: E731
+    app._make_bots()  # the seats the link took: bots at the session's levels
+    app.ask(t("link_play"), why + "\n" + t("link_gone_bot"), yes, t("keys_bot"),
+            lambda: _end(app))
+
+
+def _end(app):
+    """L-8, practice: the game ends (dropped from the saves), the main menu."""
+    app.saves.end()
+    app.session = None
+    app.bots = [None, None, None, None]
+    app.main_menu()
+
+
+def resume_lock(port, session, firmware, now, levels, urandom=None):
+    """The Lockstep of the link game ``session`` restored from the saves
+    (L-9): its setup from the save, its game as the save has it (the one
+    behind catches up from the other's record)."""
+    role, gseat, timer, key = session.link_info
+    n = session.players
+    rot = gseat if role == P.GUEST else 0
+    lv = [None] * n
+    for seat in range(n):  # the save's levels are local: host seat j is local (j - rot) % n
+        j = (seat + rot) % n
+        if j != 0 and j != gseat:
+            lv[j] = session.levels[seat] or "acemi"
+    setup = P.Setup(session.game, n, session.match.target, session.rated, gseat, lv, timer)
+    rec = P.record(session.match, session.hands_done, rot)
+    if urandom is None:
+        import os
+        urandom = os.urandom
+    return G.Lockstep.resume(port, role, firmware, now, setup, rec, None, levels, urandom, key=key)
+
+
+def resume(app, session, uart=None):
+    """Continue the link game ``session`` after a boot (L-9): the cable
+    opened again and the remote seats taken by the link; True. False when
+    the cable cannot be opened: the game stays kept (nothing saved is
+    touched) and the main menu says why."""
+    if uart is None:
+        try:
+            uart = open_uart()
+        except (ValueError, ImportError, AttributeError) as e:
+            from pisti_app import strings
+            from pisti_app.games import Kept
+            app.kept = Kept(session)
+            app.forget("pisti_app.linkends", "pisti_app.remote", "pisti_core.linkgame", "pisti_core.linkproto",
+                       "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe")
+            app.main_menu()
+            app.ask(strings.t("link_play"), str(e), app.pop, strings.t("keys_ok"))
+            return False
+    link = LinkPlay(resume_lock(uart, session, "pisti", app.now, ("acemi", "kalfa", "usta", "random", "greedy")))
+    app.link = link
+    for seat in link.remote_seats():
+        app.outside_bots[seat] = link.seat
+    return True

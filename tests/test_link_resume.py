@@ -1,0 +1,175 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""L-9 in the app: a power cut on a console in a link game is not leaving
+(T-4). The game is saved with its link (role, seats, the key of the deal's
+bytes, L-3); after the boot Continue opens the cable again and both
+consoles go on with the same hand at the same ply -- the one behind
+catching up from the other's record."""
+
+import random
+
+from pisti_core import linkgame as G
+from pisti_core import linkproto as P
+from tools.shims import uart
+from tools.shims.nvm import FlashNvm
+from tools.shims.uart import Cable
+from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
+from test_table_modes import quick_gc  # noqa: F401  pylint: disable=unused-import
+
+LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
+
+
+class Rig:
+    """One app (the host, a real console on the shims) and a guest console
+    (its Lockstep) on a cable; the clock runs on across the app's reboots."""
+
+    def __init__(self, device, nvm, rated=False, game="pisti", players=2):
+        self.make = device
+        self.nvm = nvm
+        self.base = 0
+        self.d = device(nvm=nvm)
+        self.cable = Cable(self.clock)
+        self.guest = G.Lockstep(self.cable.b, P.GUEST, "pisti", self.clock(), None, LEVELS)
+        self.rng = random.Random(3)
+        d = self.d
+        d.first_frame()
+        d.app.prefs.update({"rated": rated, "game": game, "players": players})
+        uart.plug(self.cable.a)
+        d.press("A")  # past the splash
+        d.menu_to("link_play")
+        d.press("A")
+        d.press("A")  # Host
+        self.until(lambda st: st["screen"] == "table")
+
+    def clock(self):
+        return self.base + self.d.rig.clock.now_ms
+
+    def step(self, guest_plays=True):
+        self.d.run(10)
+        g = self.guest
+        g.poll(self.clock())
+        if g.phase == G.OFFERED:
+            g.answer(True)
+        if guest_plays and g.to_act() >= 0 and self.rng.random() < 0.3:
+            g.act(self.rng.choice(g.match.hand.legal()))
+
+    def until(self, cond, n=5000, person=False, guest_plays=True):
+        for _ in range(n):
+            st = self.d.app.status()
+            if cond(st):
+                return st
+            if person and st["screen"] == "table" and st.get("legal") and not st.get("holding"):
+                self.d.rig.keys.tap("A", 20)
+            self.step(guest_plays)
+        raise AssertionError(self.d.app.status())
+
+    def power_cut(self, image=None):
+        """The app's console loses power (its flash as ``image``, default as
+        it is) and boots again; its UART forgets what it had."""
+        self.base = self.clock()
+        self.d.close()
+        self.cable.a.power_cut()
+        self.nvm = FlashNvm(data=bytes(image)) if image is not None else self.nvm.restart()
+        uart.plug(self.cable.a)
+        self.d = self.make(nvm=self.nvm)
+        self.d.first_frame()
+
+
+def _continue(r):
+    st = r.until(lambda st: st["screen"] == "menu", 500)
+    assert st["menu"][0] == "continue", st  # T-4: the game is kept
+    r.d.run(600)  # (keys just after the splash are dropped)
+    r.d.press("A")
+    r.until(lambda st: st["screen"] != "menu", 100)
+
+
+def test_L9_a_power_cut_on_the_host_the_link_game_goes_on_at_the_same_ply(device, quick_gc):  # noqa: F811
+    r = Rig(device, FlashNvm())
+    st = r.until(lambda st: st["screen"] == "table" and st["ply"] >= 3, person=True)
+    r.until(lambda st: r.guest.chan.idle() and not st["holding"] and not st["queued"], 500, guest_plays=False)
+    h = r.d.app.session.hand
+    deck, acts = bytes(h.deck), bytes(h.actions)
+    assert bytes(r.guest.match.hand.actions) == acts
+    r.power_cut()
+    _continue(r)
+    st = r.d.app.status()
+    assert st["screen"] == "table" and r.d.app.link is not None and r.d.app.session.linked
+    h = r.d.app.session.hand
+    assert (bytes(h.deck), bytes(h.actions)) == (deck, acts)  # the same hand, the same ply
+    ply = len(acts)
+    st = r.until(lambda st: st["screen"] != "table" or st["ply"] >= ply + 4, person=True)
+    r.until(lambda st: r.guest.chan.idle() and r.d.app.link.lock.chan.idle(), 500, guest_plays=False)
+    h = r.d.app.session.hand
+    if h is not None and r.guest.match.hand is not None and bytes(r.guest.match.hand.deck) == bytes(h.deck):
+        n = len(h.actions)
+        assert bytes(r.guest.match.hand.actions[0:n]) == bytes(h.actions)
+    assert r.d.app.link.status(r.d.app.now) == "ok"
+
+
+def test_L9_the_console_whose_save_is_behind_catches_up_from_the_other(device, quick_gc):  # noqa: F811
+    """The app's flash lags one action of the other console behind (the cut
+    fell before that action was saved): after the boot its link takes the
+    guest's longer record and the remote seat gives that action again."""
+    r = Rig(device, FlashNvm())
+    app = r.d.app
+    r.until(lambda st: st["screen"] == "table" and st["ply"] >= 1 and app.session.hand.turn == 1
+            and not st["holding"] and not st["queued"] and r.guest.chan.idle(), person=True, guest_plays=False)
+    image = r.nvm.snapshot()  # the guest is to move: this is what the flash holds now
+    ply = app.session.hand.ply
+    r.until(lambda st: app.session.hand is not None and app.session.hand.ply > ply, 3000)
+    gacts = bytes(r.guest.match.hand.actions)
+    assert len(gacts) > ply
+    r.power_cut(image)
+    _continue(r)
+    app = r.d.app
+    assert app.link is not None and app.session.hand.ply == ply  # from its own save: one behind
+    r.until(lambda st: app.session.hand is not None and app.session.hand.ply > ply, 3000, guest_plays=False)
+    assert bytes(app.session.hand.actions[0:len(gacts)]) == gacts[0:len(app.session.hand.actions)]
+    assert app.link.lock.repairs >= 1  # it asked for the other's record
+
+
+def test_L9_a_link_game_saved_keeps_its_link_and_a_garbled_one_is_refused(device, quick_gc):  # noqa: F811
+    """The save of a link game names its link (flag bit 2, role, the guest's
+    seat, the timer, L-3's key); a header whose link bytes name no seat
+    does not replay (dropped with a notice, never a traceback)."""
+    from pisti_app.session import GameSession
+    from pisti_core.match import Match
+    m = Match("pisti", 4, 101, 1)
+    m.deal()
+    s = GameSession(m, [None, "kalfa", "acemi", "usta"], True, 7)
+    s.linked = True
+    s.link_info = (1, 2, 90, bytes(range(16)))
+    head = s.header()
+    s2 = GameSession.restore(head, b"")
+    assert s2.linked and s2.link_info == (1, 2, 90, bytes(range(16))) and s2.rated and s2.number == 7
+    assert s2.header() == head
+    bad = bytearray(head)
+    bad[-19] = 9  # the guest's seat
+    try:
+        GameSession.restore(bytes(bad), b"")
+    except ValueError as e:
+        assert "seat" in str(e)
+    else:
+        raise AssertionError("a link game with no seat for the other console replayed")
+    s.linked = False  # L-8: a bot took the seat, the link is gone: an ordinary save
+    assert GameSession.restore(s.header(), b"").linked is False
+
+
+def test_L9_continue_with_no_cable_to_open_says_why_and_keeps_the_game(device, quick_gc):  # noqa: F811
+    """After the boot the link's pins are set wrong: Continue names the
+    setting, nothing saved is touched, the game stays to Continue."""
+    r = Rig(device, FlashNvm())
+    r.until(lambda st: st["screen"] == "table" and st["ply"] >= 2, person=True)
+    r.d.close()
+    nvm = r.nvm.restart()
+    d = r.make(nvm=nvm, PISTI_LINK_TX="GP99")
+    d.first_frame()
+    image = nvm.snapshot()
+    d.run(2000)
+    d.press("A")  # Continue
+    st = d.status()
+    assert st["screen"] == "confirm" and "PISTI_LINK_TX" in " ".join(st["lines"]), st
+    assert d.app.link is None and nvm.snapshot() == image
+    d.press("A")
+    st = d.status()
+    assert st["screen"] == "menu" and st["menu"][0] == "continue", st

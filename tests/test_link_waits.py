@@ -1,0 +1,143 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""Waiting in link play. L-7 on every screen of a link game: the other
+console silent, its countdown shows where the move timer does -- in the
+game menu, the scores, the hand's breakdown -- not only on the table's
+message line. And Host/Join waiting long: a clear message of what is
+missing, A does nothing, B gives up."""
+
+import random
+
+from pisti_core import linkgame as G
+from pisti_core import linkproto as P
+from tools.shims import uart
+from tools.shims.uart import Cable
+from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
+from test_table_modes import quick_gc  # noqa: F401  pylint: disable=unused-import
+
+LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
+
+
+def _host_game(d):
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    guest = G.Lockstep(cable.b, P.GUEST, "pisti", d.rig.clock.ticks_ms(), None, LEVELS)
+    d.first_frame()
+    d.press("A")
+    d.menu_to("link_play")
+    d.press("A")
+    d.press("A")  # Host
+
+    def step(n=1):
+        for _ in range(n):
+            d.run(10)
+            guest.poll(d.rig.clock.ticks_ms())
+            if guest.phase == G.OFFERED:
+                guest.answer(True)
+
+    for _ in range(2000):
+        step()
+        if d.app.status()["screen"] == "table":
+            break
+    assert d.app.status()["screen"] == "table"
+    return cable, guest, step
+
+
+def test_L7_the_countdown_shows_on_the_game_menu_and_the_scores_too(device, quick_gc):  # noqa: F811
+    d = device()
+    cable, guest, step = _host_game(d)
+    d.press("B")  # the game menu over the table
+    assert d.app.status()["screen"] == "pause"
+    cable.cut = True
+    step(300)  # 3 s silent
+    top = d.app.stack[-1]
+    assert top.name == "pause" and top.clock.text.startswith("?2:5"), top.clock.text
+    d.menu_to("scores")
+    d.press("A")  # a screen opened during the wait shows it at once
+    top = d.app.stack[-1]
+    assert top.timer_text.startswith("?2:5"), top.timer_text
+    cable.cut = False
+    step(100)
+    assert d.app.link.status(d.app.now) == "ok"
+    assert d.app.stack[-1].timer_text == "" and d.app.stack[-2].clock.text == ""  # heard again: gone
+
+
+def test_L7_the_countdown_shows_on_the_hands_breakdown(device, quick_gc):  # noqa: F811
+    d = device()
+    cable, guest, step = _host_game(d)
+    rng = random.Random(4)
+    for _ in range(30000):
+        step()
+        st = d.app.status()
+        if st["screen"] == "hand_end":
+            break
+        if st["screen"] == "table" and st.get("legal") and not st.get("holding"):
+            d.rig.keys.tap("A", 20)
+        if guest.to_act() >= 0 and rng.random() < 0.3:
+            guest.act(rng.choice(guest.match.hand.legal()))
+    assert d.app.status()["screen"] == "hand_end"
+    right = d.app.status()["texts"][1]
+    cable.cut = True
+    step(300)
+    texts = d.app.status()["texts"]
+    assert texts[1].startswith("?2:5"), texts  # at the title bar's right end
+    cable.cut = False
+    step(100)
+    assert d.app.status()["texts"][1] == right
+
+
+def test_host_waiting_long_says_what_is_missing_and_b_gives_up(device, quick_gc):  # noqa: F811
+    d = device()
+    d.first_frame()
+    d.press("A")
+    d.menu_to("link_play")
+    d.press("A")
+    d.press("A")  # Host, nothing on the cable
+    assert d.app.status()["waiting"] == "link_wait"
+    d.run(6000)
+    st = d.app.status()
+    assert st["screen"] == "link" and st["waiting"] == "link_silent", st  # L-1: nobody answered
+    assert "Link play, Join" in " ".join(st["lines"]) and st["keys"] == "B give up"
+    d.run(60000)
+    d.press("A")  # A does nothing: it waits on
+    assert d.app.status()["waiting"] == "link_silent" and d.app.link is not None
+    d.press("B")  # B gives up
+    d.run(100)
+    st = d.app.status()
+    assert st["screen"] == "menu" and d.app.link is None and st["menu"][0] != "continue"
+
+
+def test_host_waiting_for_the_answer_to_its_offer_says_so(device, quick_gc):  # noqa: F811
+    d = device()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    guest = G.Lockstep(cable.b, P.GUEST, "pisti", d.rig.clock.ticks_ms(), None, LEVELS)
+    d.first_frame()
+    d.press("A")
+    d.menu_to("link_play")
+    d.press("A")
+    d.press("A")  # Host
+    for _ in range(300):
+        d.run(10)
+        guest.poll(d.rig.clock.ticks_ms())  # the guest hears the offer and does not answer yet
+    st = d.app.status()
+    assert guest.phase == G.OFFERED and st["waiting"] == "link_asked", st
+    assert "join or decline" in " ".join(st["lines"])
+
+
+def test_join_on_a_line_of_noise_says_it_is_no_pisti_console(device, quick_gc):  # noqa: F811
+    d = device()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.b)
+    d.first_frame()
+    d.press("A")
+    d.menu_to("link_play")
+    d.press("A")
+    d.menu_to("link_join")
+    d.press("A")
+    for _ in range(60):
+        cable.a.write(b"AT+GMR\r\nOK\r\n")  # another program on the other end
+        d.run(100)
+    st = d.app.status()
+    assert st["screen"] == "confirm" and "not a pisti console" in " ".join(st["lines"]), st
+    assert d.app.link is None

@@ -1,0 +1,177 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""A link cable over TCP: ``sim.py --link HOST:PORT`` (issue 18).
+
+:class:`TcpEnd` stands in for ``busio.UART`` (as the ends of
+``tools/shims/uart.py``'s virtual cable do): ``write`` returns at once,
+``in_waiting`` counts bytes arrived, ``read(n)`` returns at most ``n`` of them
+(None when there are none), and no more than ``size`` bytes (the UART's
+``receiver_buffer_size``) wait at a time: the rest stays in the socket, as the
+bytes of a full buffer would be lost on the wire (here TCP keeps them; the link
+protocol copes with either). The bytes are the UART's bytes: the protocol
+above (frames, acks, resends, L-5's digests) is the same.
+
+Who listens: the first process started on HOST:PORT finds nobody there and
+listens; the second connects. A peer that goes away is a pulled cable
+(L-7): the listener takes the next connection, the connector tries again
+every second (a console booting again after a power cut, L-9, finds its
+partner where it was).
+"""
+
+import errno
+import socket
+import time
+
+RETRY_S = 1.0
+
+
+def parse_address(text):
+    """``HOST:PORT`` -> (host, port); ValueError-free: raises the simulator's UsageError."""
+    from .script import UsageError  # pylint: disable=import-outside-toplevel
+
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError("--link %s: give HOST:PORT, e.g. --link 127.0.0.1:7777 (or --link alone for two "
+                         "consoles in this process)" % text)
+    return host, int(port)
+
+
+class TcpEnd:
+    """One console's UART, its bytes over a TCP connection to the other console."""
+
+    def __init__(self, address, size=256, clock=time.monotonic):
+        self.address = address
+        self.size = size
+        self.baudrate = 115200
+        self.timeout = 0
+        self.clock = clock
+        self.rx = bytearray()
+        self.sock = None
+        self.listener = None
+        self.role = None  # "listen" or "connect"
+        self.next_try = 0.0
+        self.written = 0
+        self.connections = 0
+        self._start()
+
+    def _start(self):
+        if self._connect():
+            self.role = "connect"
+            return
+        lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            lst.bind(self.address)
+        except OSError as exc:
+            lst.close()
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            # taken but not answering yet (the other side is starting): connect later
+            self.role = "connect"
+            return
+        lst.listen(1)
+        lst.setblocking(False)
+        self.listener = lst
+        self.role = "listen"
+
+    def _connect(self):
+        try:
+            sock = socket.create_connection(self.address, timeout=0.5)
+        except OSError:
+            return False
+        self._use(sock)
+        return True
+
+    def _use(self, sock):
+        sock.setblocking(False)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = sock
+        self.connections += 1
+
+    def _link(self):
+        """The connection, made or taken when there is none."""
+        if self.sock is not None:
+            return self.sock
+        now = self.clock()
+        if self.listener is not None:
+            try:
+                sock, _ = self.listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return None
+            self._use(sock)
+        elif now >= self.next_try:
+            self.next_try = now + RETRY_S
+            self._connect()
+        return self.sock
+
+    def _drop(self):
+        if self.sock is not None:
+            try:
+                self.sock.close()
+            except OSError:
+                pass
+            self.sock = None
+            self.next_try = self.clock() + RETRY_S
+
+    def _pull(self):
+        sock = self._link()
+        room = self.size - len(self.rx)
+        if sock is None or room <= 0:
+            return
+        try:
+            data = sock.recv(room)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self._drop()
+            return
+        if not data:  # the other side closed: a pulled cable
+            self._drop()
+            return
+        self.rx.extend(data)
+
+    def write(self, buf):
+        """Send ``buf``; returns its length (bytes with no connection are lost, as on a loose cable)."""
+        data = bytes(buf)
+        self.written += len(data)
+        sock = self._link()
+        if sock is not None:
+            try:
+                sock.sendall(data)
+            except (BlockingIOError, InterruptedError):
+                pass
+            except OSError:
+                self._drop()
+        return len(data)
+
+    @property
+    def in_waiting(self):
+        """Bytes that have arrived and wait to be read."""
+        self._pull()
+        return len(self.rx)
+
+    def read(self, n=None):
+        """Up to ``n`` arrived bytes (all when None); None when there are none."""
+        self._pull()
+        if not self.rx:
+            return None
+        if n is None or n > len(self.rx):
+            n = len(self.rx)
+        out = bytes(self.rx[:n])
+        del self.rx[:n]
+        return out
+
+    def reset_input_buffer(self):
+        """Forget what has arrived."""
+        self._pull()
+        self.rx = bytearray()
+
+    def deinit(self):
+        """Release the UART: the connection stays for the next link game."""
+
+    def close(self):
+        """Close the sockets (the simulator's end)."""
+        self._drop()
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
