@@ -30,7 +30,9 @@ Kinds: 1 settings, 2 ranking (latest wins), 3 game start (a new game
 header, no actions yet), 4 game actions (appended), 5 game end,
 6 game image (header length, header, actions: the whole game in one
 record, written only by compaction), 7 meta (generation: compactions so
-far; it closes every image, so its absence means a cut image).
+far; it closes every image, so its absence means a cut image), 8 the
+statistics (latest wins; added later in layout 1: a build without it
+reads a log holding one as damaged from there on).
 
 Power cuts. A write programs its bytes in address order, so a cut leaves a
 record whose last byte is still 0xFF: its check fails and it is ignored
@@ -40,8 +42,8 @@ and the writer appends after the same point, so no erase is needed.
 Anything else that does not parse is damage: what came before it is kept
 and the next save compacts.
 
-Compaction writes magic, ranking, settings, game image, meta, in that
-order, so the ranking is the first thing programmed after the erase. A cut
+Compaction writes magic, ranking, statistics, settings, game image, meta,
+in that order, so the ranking is the first thing programmed after the erase. A cut
 after the erase and before the ranking record's last byte loses the
 ranking: ``4 + record_size(len(ranking))`` cut points per compaction (68
 for a 60-byte ranking), against about 2,800 (Pişti) to 4,000 (Pis Yedili)
@@ -81,6 +83,7 @@ _ACTIONS = const(4)
 _END = const(5)
 _GAME = const(6)
 _META = const(7)
+_STATS = const(8)
 _MAX_BLOB = const(254)
 _META_LEN = const(5)  # tag, generation (2), check (2)
 _FF32 = b"\xff" * 32
@@ -171,7 +174,7 @@ class Store:
     store owns the whole nvm: nothing else may write it. ``buf``: an
     optional bytearray of the nvm's length for loading and compacting.
 
-    State: ``settings``, ``ranking``, ``game_header`` (bytes or None) and
+    State: ``settings``, ``ranking``, ``stats``, ``game_header`` (bytes or None) and
     ``game_actions`` (a bytearray of every action byte of the game in
     progress, in order; replaced, not extended, by start_game/end_game).
     After load: ``status`` ('ok', 'recovered', 'reset'), ``notice`` (one
@@ -201,6 +204,7 @@ class Store:
     def _clear(self):
         self.settings = None
         self.ranking = None
+        self.stats = None
         self.game_header = None
         self.game_actions = bytearray()
         self.generation = 0
@@ -252,7 +256,7 @@ class Store:
             kind = t >> 4
             code = t & 15
             h = 1 if code <= 12 else code - 11
-            if kind == 0 or kind > _META or code == 15 or p + h > size:
+            if kind == 0 or kind > _STATS or code == 15 or p + h > size:
                 break
             if code <= 12:
                 n = code
@@ -302,6 +306,8 @@ class Store:
             self.settings = bytes(img[a:b])
         elif kind == _RANKING:
             self.ranking = bytes(img[a:b])
+        elif kind == _STATS:
+            self.stats = bytes(img[a:b])
         elif kind == _START:
             self.game_header = bytes(img[a:b])
             self.game_actions = bytearray()
@@ -338,6 +344,14 @@ class Store:
                        self.game_actions, b"")
             self.ranking = data
 
+    def put_stats(self, data):
+        """Save the statistics blob (at most 254 bytes); same bytes: no write."""
+        data = _blob(data, "stats")
+        if data != self.stats:
+            self._save(_STATS, data, self.settings, self.ranking, self.game_header,
+                       self.game_actions, b"", data)
+            self.stats = data
+
     def start_game(self, header):
         """Save a new game in progress: its header (at most 254 bytes), no actions."""
         header = _blob(header, "game header")
@@ -371,16 +385,17 @@ class Store:
         self._save(None, b"", self.settings, self.ranking, self.game_header,
                    self.game_actions, b"")
 
-    def _save(self, kind, payload, s, r, h, a, b):
+    def _save(self, kind, payload, s, r, h, a, b, t=None):
         # Append one record; when it does not fit, write the image of the new
-        # state (s, r, h, a + b) instead. Either is one nvm write.
+        # state (s, r, h, a + b; statistics t, None: as they are) instead. Either
+        # is one nvm write.
         p = self._free
         if p is None:
             raise RuntimeError("Store.load() must run before saving")
         pre = 4 + _META_LEN if p == 0 else _META_LEN if self._seal else 0
         n = pre + record_size(len(payload))
         if kind is None or self._dirty or p + n > self._size:
-            self._compact(s, r, h, a, b)
+            self._compact(s, r, h, a, b, self.stats if t is None else t)
             return
         buf = bytearray(n)
         q = 0
@@ -396,12 +411,14 @@ class Store:
         self._seal = False
         self.blank = False
 
-    def _compact(self, s, r, h, a, b):
+    def _compact(self, s, r, h, a, b, t):
         size = self._size
         g = (self.generation + 1) & 0xFFFF
         need = 4 + _META_LEN
         if r is not None:
             need += record_size(len(r))
+        if t is not None:
+            need += record_size(len(t))
         if s is not None:
             need += record_size(len(s))
         if h is not None:
@@ -419,6 +436,8 @@ class Store:
         if r is not None:  # the most precious first: the shortest exposure
             p = _put(img, p, _RANKING, r)
         rank_end = p
+        if t is not None:
+            p = _put(img, p, _STATS, t)
         if s is not None:
             p = _put(img, p, _SETTINGS, s)
         settings_end = p

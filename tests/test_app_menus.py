@@ -127,7 +127,9 @@ def test_footers_say_what_the_keys_do(device, lang):
     _to(d, "rankings", "UP")
     d.press("A")
     assert d.status()["screen"] == "rankings"
-    assert d.status()["footer"] == shown["about"]  # Rankings say their keys too
+    # Rankings say their keys too: pages to turn, the statistics after the ranking (issue 19).
+    assert d.status()["footer"] == {"en": "\u25c0\u25b6 page  \u25b2\u25bc line  B back",
+                                    "tr": "\u25c0\u25b6 sayfa \u25b2\u25bc sat\u0131r B geri"}[lang]
     assert shown == FOOTERS[lang]
     for text in shown.values():
         assert len(text) <= 25, text  # the small font's line

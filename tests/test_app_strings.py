@@ -34,6 +34,7 @@ WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("B
          "rank_row": (999, 99, 99, 99, -99), "secs": (300,), "mins": (5,),
          "you_drew": (12,), "you_picked": ("10\u2666",), "deal_n": (6, 6), "clock": (300,),
          "hand_cards": ("Onlar", 52, 26),
+         "stats_lines": (9999, 9999, 9999, 9999, 9999, 9999), "stats_pistis": (999, 99),
          # (fitted to the line by pisti_app.startup.notices: tests/test_app_settings.py)
          "bad_setting": ("PISTI_TIMER=-5",), "link_offer": ("Pis Yedili", 4, 151, "practice"), "link_lost": (2, 59), "link_clock": (2, 59), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}
 
@@ -85,9 +86,12 @@ def test_texts_fit_where_they_are_shown(lang):
             "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title",
             "leave_q", "new_q", "time_up", "keys_leave", "keys_new", "keys_ok", "practice_end",
             "nothing_to_undo", "nvm_reset", "nvm_recovered", "rank_head", "rank_row", "press_a",
-            "ok_rematch", "you_drew", "you_passed", "you_picked", "this_hand", "hand_cards")
+            "ok_rematch", "you_drew", "you_passed", "you_picked", "this_hand", "hand_cards",
+            "stats", "stats_pistis", "stats_reset", "battery_low")
     for key in line:  # the message line and title bars: 25 small characters
         assert len(filled(s, key)) <= 25, (key, filled(s, key))
+    for line in filled(s, "stats_lines").split("\n"):  # a statistics page's lines (issue 19)
+        assert len(line) <= 25, line
     for key in ("pisti_bang", "jack_pisti", "you_out"):  # a double-size toast line
         assert len(s[key]) <= 10, key
     for key in ("why_opening", "why_pending", "why_named", "why_match"):  # toast: up to three lines of 25

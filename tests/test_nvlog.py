@@ -633,3 +633,30 @@ def test_the_module_runs_under_micropython_as_under_cpython(tmp_path):
     assert lines[4] == "ended ok None"
     assert lines[5] == "garbage reset %s" % nvlog.NOTICE_FOREIGN
     assert lines[6] == "fresh ok b'r' 10673"
+
+
+def test_the_statistics_record_is_kept_apart_and_first_after_the_ranking_when_compacted():
+    # issue 19: kind 8, latest wins, survives appends and compactions; a
+    # damaged one is dropped alone (the records after it still read).
+    nvm, store = fresh()
+    store.put_ranking(b"rank")
+    store.put_stats(b"S1" * 10)
+    store.put_stats(b"S2" * 10)
+    store.put_settings(b"set")
+    got, status = reload(nvm)
+    assert status == "ok" and got.stats == b"S2" * 10 and got.ranking == b"rank"
+    assert nvm.erases == 0
+    store.compact()
+    got, _ = reload(nvm)
+    assert (got.ranking, got.stats, got.settings) == (b"rank", b"S2" * 10, b"set")
+    image = nvm.snapshot()
+    at = 4 + nvlog.record_size(4)
+    assert image[at] >> 4 == 8 and image[at + 2:at + 22] == b"S2" * 10
+    store.put_stats(b"S3" * 10)
+    store.put_ranking(b"rank2")
+    image = bytearray(nvm.snapshot())
+    k = bytes(image).rindex(b"S3" * 10)
+    image[k] ^= 1
+    got = Store(FlashNvm(data=bytes(image)))
+    assert got.load() == "recovered"
+    assert got.stats == b"S2" * 10 and got.ranking == b"rank2"

@@ -85,6 +85,10 @@ SCENES = (
     _s("pisti_match_end", _MATCH, "match_end", "Match end (P-13)"),
     _s("rankings", _P2 + ("--target", "101", "--rated", "--keys", "A*125,B,DOWN,A"), "rankings",
        "Rankings after a rated match (T-2)"),
+    _s("stats", _P2 + ("--target", "101", "--rated", "--keys", "A*125,B,DOWN,A,RIGHT"), "rankings",
+       "Statistics beside the rankings (issue 19)", page=1),
+    _s("battery", ["--seed", "1", "--battery", "3900", "--keys", "A"], "menu",
+       "On battery power: the mark in the title bar", battery={"mv": 3899, "mark": "battery"}),
     _s("leave_rated", _P2 + ("--rated", "--keys", "B,DOWN*4,A"), "confirm",
        "Leaving a rated game names the cost (T-4)"),
     _s("rules_pisti", ["--seed", "1", "--keys", "A,DOWN*3,A,A"], "rules", "Rules: Pişti"),
@@ -113,6 +117,12 @@ SCENES = (
        profile=_FW, lang="tr"),
     _s("fw_rankings", ["--seed", "1", "--keys", "B,C,B"], "rankings", profile=_FW),
     _s("fw_rules", ["--seed", "1", "--keys", "B,C*3,B,B,C"], "rules", profile=_FW),
+    # Statistics (issue 19): the Turkish Pişti page after a match, and the Pis Yedili page.
+    _s("fw_stats_tr", ["--start", "pisti:2:usta", "--seed", "7", "--target", "101", "--lang", "tr",
+                       "--keys", "B*125,B:800,C,B,C*2"], "rankings", profile=_FW, page=1, lang="tr"),
+    _s("stats_yedili", ["--seed", "1", "--keys", "A,DOWN,A,LEFT"], "rankings", page=2),
+    _s("fw_battery_low", ["--seed", "1", "--set", "PISTI_BATTERY=A3,D24", "--battery", "3300", "--keys", "B"],
+       "menu", profile=_FW, battery={"mv": 3299, "mark": "low"}),
     # A bad settings.toml value: its default, and the splash names it (issue 13).
     _s("splash_notice", ["--seed", "1", "--set", "PISTI_TIMER=-5", "--set", "PISTI_LANG=xx", "--wait", "300"],
        "splash", notices=["PISTI_LANG=xx ignored", "PISTI_TIMER=-5 ignored"], notice=0),

@@ -106,6 +106,8 @@ def build_parser():
     p.add_argument("--rated", action="store_true", help="with --start: a rated game (T-1, PISTI_RATED)")
     p.add_argument("--power-cut-after-bytes", type=int, metavar="N", dest="power_cut",
                    help="end the run as a power loss would after N bytes written to nvm")
+    p.add_argument("--battery", type=int, metavar="MV",
+                   help="on battery power (USB out), VSYS at MV millivolts: the supply pins PISTI_BATTERY reads")
     p.add_argument("--getenv-style", default="int", choices=("int", "str"), help="CircuitPython os.getenv flavour")
     p.add_argument("--long-ms", type=int, default=LONG_MS, metavar="MS", help="terminal long press (%(default)s)")
     p.add_argument("--cells", default="auto", choices=("auto", "half", "braille"), help="terminal drawing")
@@ -196,6 +198,8 @@ def parse_args(argv):
         if not opts.start:
             raise UsageError("--rated needs --start (a rated game begins there)")
         overrides["PISTI_RATED"] = 1
+    if opts.battery is not None and not 0 <= opts.battery <= 9900:
+        raise UsageError("--battery takes VSYS in millivolts, 0 to 9900, got %d" % opts.battery)
     if opts.power_cut is not None and opts.power_cut < 0:
         raise UsageError("--power-cut-after-bytes must be 0 or more, got %d" % opts.power_cut)
     if opts.seed is not None:
@@ -423,7 +427,7 @@ def run(opts, out=None, err=None):
                       overrides=opts.overrides, nvm_path=opts.nvm,
                       realtime=realtime, getenv_style=opts.getenv_style, max_ms=opts.max_ms,
                       record=bool(opts.record), bots=opts.bots, console=console, log=log,
-                      power_cut=opts.power_cut, bot_log=bot_log)
+                      power_cut=opts.power_cut, bot_log=bot_log, battery=opts.battery)
     with session:
         if tcp is not None:
             from tools.simlib.tcplink import TcpEnd  # pylint: disable=import-outside-toplevel

@@ -39,11 +39,11 @@ import random
 
 import supervisor
 
-from pisti_app import strings
+from pisti_app import gfx, strings
 from pisti_app.games import GameFlow, seeded_below
 from pisti_app.keys import Input
 from pisti_app.sound import Sound
-from pisti_app.util import const, ticks_diff
+from pisti_app.util import const, ticks_add, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # (names the board has interned already: an import here costs nothing)
@@ -78,11 +78,11 @@ class Hardware:
     copied: the module that built them can then be unloaded)."""
 
     def __init__(self, hw):
-        for k in ("display", "width", "height", "keys", "key_names", "nvm", "buzzer", "i2c", "bad"):
+        for k in ("display", "width", "height", "keys", "key_names", "nvm", "buzzer", "i2c", "bad", "supply"):
             setattr(self, k, getattr(hw, k, None))
 
     if _CHECKING:  # the attributes copied above, for the checker (of any type)
-        display = width = height = keys = key_names = nvm = buzzer = i2c = bad = getattr(object, "")
+        display = width = height = keys = key_names = nvm = buzzer = i2c = bad = supply = getattr(object, "")
 
 
 class App(GameFlow):
@@ -116,7 +116,7 @@ class App(GameFlow):
         self._changed = False  # a screen change to collect (and log) at the next tick
         self._next = None  # (function, args) to run at the end of this tick: later()
         self.mute_until = None  # ticks until which keys are dropped (see pisti_app.splash)
-        from pisti_app.startup import Reader, boot_settings, notices
+        from pisti_app.startup import Reader, boot_settings, notices, saved
         rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice (issue 13)
         start, target, rated, lang, timer, delay, seed, memlog = boot_settings(rd)
         self.memlog = memlog  # 2: also the modules loaded
@@ -156,10 +156,8 @@ class App(GameFlow):
             from pisti_app.games import Kept
             kept = Kept(kept)
         self.kept = kept
-        st = self.nvm_state = self.saves.state  # as boot found the nvm
-        self.nvm_notice = self.saves.notice
         # The notices of this boot, one line each: the saves, then the settings ignored.
-        self.notices = [] if st == "ok" else [strings.t("nvm_" + st)]
+        self.notices = saved(self)
         self.notices += notices(rd.bad, strings.t("bad_setting"), strings.t("bad_setting_short"))
         bad = rd.bad
         rd = None
@@ -223,6 +221,18 @@ class App(GameFlow):
             self.demo.tick(now)
         self._tick_timer()
         self.sound.tick(now)
+        p = self.hw.supply
+        if p is not None and ticks_diff(now, p[2]) >= 0:
+            # The battery (PISTI_BATTERY) every 10 s, allocating nothing. ``p``:
+            # [AnalogIn of VSYS/3 (0..65535 for 0..3.3 V), the USB sense input,
+            # next reading (ticks), VSYS (mV), the low warning still to say].
+            # Below 3.4 V the battery is low.
+            p[2] = ticks_add(now, 10000)
+            v = p[3] = p[0].value * 9900 >> 16
+            v = 0 if p[1].value else 2 if v < 3400 else 1
+            if v != gfx.batt or (p[4] and self.stack[-1].name == "table"):
+                from pisti_app import battmark  # (a change: rare)
+                battmark.tick(self, p, v)
         self._tick_nap(now)
         if self.dirty and self.nap < 2:  # (off: the frame waits for the wake)
             self.dirty = False

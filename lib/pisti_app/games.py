@@ -16,7 +16,8 @@ what goes into the ranking and the saves on the way.
   the person is told the cost first. Losing power is not leaving.
 * Saves (T-6): a hand's header is written when it is dealt, before it is
   shown; actions are appended before their result is shown; a finished
-  rated match writes the ranking, then ends the saved game.
+  hand writes the statistics (:mod:`pisti_app.stats`), a finished rated
+  match then the ranking, then the saved game ends.
 """
 
 import gc
@@ -151,6 +152,7 @@ class GameFlow:
         """Record leaving the rated game ``s`` (T-4) and drop it from the saves."""
         self._rank(s, self.leave_cost(s)[0])
         self.saves.end()
+        self.count(s, True)
 
     def _close_table(self):  # type: (pisti_app.app.App) -> None
         top = self.stack[0] if self.stack else None
@@ -234,6 +236,7 @@ class GameFlow:
         if self.link is not None:
             self.link.tick(self.now, s.hand, b"", False)  # the hand's last actions go out first
         s.end_hand()
+        self.count(s)  # before the next deal or the end is saved: see pisti_app.stats
         if s.over:
             if s.rated:
                 from pisti_core.table import match_outcome
@@ -287,6 +290,14 @@ class GameFlow:
         """The link game is over or left (:meth:`pisti_app.remote.LinkPlay.close`)."""
         if self.link is not None:
             self.link.close(self)
+
+    def count(self, s, left=False):  # type: (pisti_app.app.App, Kept | pisti_app.session.GameSession, bool) -> None
+        """The statistics (:mod:`pisti_app.stats`, loaded for this only) of
+        the hand just ended in ``s``, or of the rated match ``s`` left; never
+        for a demo."""
+        from pisti_app import stats
+        stats.count(self, s, left)
+        self.forget("pisti_app.stats")
 
     def _rank(self, s, outcome):  # type: (pisti_app.app.App, Kept | pisti_app.session.GameSession, object) -> None
         """Record a rated result (T-1) under the game, players and bot level;

@@ -9,7 +9,8 @@ The console's hardware, built from ``settings.toml`` (read with
 ``displayio`` (``auto_refresh`` off), the buttons through ``keypad.Keys``
 and an optional piezo on a ``pwmio.PWMOut``. Defaults are the reference
 build (Raspberry Pi Pico, 128x64 at 0x3C on GP5/GP4 at 400 kHz
-(``PISTI_I2C_FREQUENCY``), six buttons, piezo on GP16): see
+(``PISTI_I2C_FREQUENCY``), six buttons, piezo on GP16, the supply read
+on GP29 (VSYS/3) and GP24 (USB present), ``PISTI_BATTERY``): see
 ``tools/boards/pico.toml``. A refresh sends only what changed (displayio
 keeps the dirty area; the app refreshes only when something changed).
 """
@@ -72,6 +73,26 @@ def _pin(rd, board, key, defaults):
     return board_pin(board, defaults[0], key)  # none: nothing to show a notice on
 
 
+def _supply(rd, board, gp):
+    # PISTI_BATTERY = "ADC,USB": the analog pin reading VSYS/3, then the pin
+    # that reads high while USB powers the board. Returns [adc pin, usb
+    # pin], or None: "" (none), or the default on a
+    # board without those pins. A Pico names GP29 VOLTAGE_MONITOR, GP24
+    # VBUS_SENSE. A bad value is noted and the default used.
+    key = "PISTI_BATTERY"
+    text = rd.text(key)
+    if text is None and rd.has(key):
+        return None
+    for names in (text, "VOLTAGE_MONITOR,VBUS_SENSE" if gp else None):
+        if names is not None:
+            pins = [getattr(board, n.strip(), None) for n in names.split(",")]
+            if len(pins) == 2 and None not in pins:
+                return pins
+            if names is text:
+                rd.note(key, text, 'an analog pin and the USB sense pin ("VOLTAGE_MONITOR,VBUS_SENSE"), or ""')
+    return None
+
+
 class Hardware:
     """Display, buttons, buzzer and nvm of this board, as ``settings.toml``
     says. A bad setting gives the reference build's value (the FeatherWing's
@@ -115,6 +136,9 @@ class Hardware:
         elif not rd.has("PISTI_BUZZER"):  # no key at all: the reference build's piezo, if any
             buzzer_pin = getattr(board, "GP16", None)
         low = rd.num("PISTI_BUTTON_PRESSED_LOW", 1, lambda v: v in (0, 1), "0 or 1")
+        supply = _supply(rd, board, gp)
+        from pisti_app import gfx
+        gfx.batt = 0  # no battery mark until the supply is read (a desktop rig boots again)
 
         displayio.release_displays()
         from i2cdisplaybus import I2CDisplayBus  # CircuitPython 9+ (deploy refuses 8)
@@ -125,6 +149,15 @@ class Hardware:
         self.display = adafruit_displayio_ssd1306.SSD1306(
             bus, width=self.width, height=self.height, rotation=rotation, auto_refresh=False)
         self.keys = keypad.Keys(pins, value_when_pressed=not low, pull=True)
+        # The battery: [AnalogIn of VSYS/3, DigitalInOut of USB present, next
+        # reading (ticks), VSYS mV, warning due] (App.tick reads it).
+        self.supply = None
+        adc, usb = supply or (None, None)
+        if adc is not None and usb is not None:
+            import analogio
+            import digitalio
+            import supervisor
+            self.supply = [analogio.AnalogIn(adc), digitalio.DigitalInOut(usb), supervisor.ticks_ms(), 0, False]
         import microcontroller
         self.nvm = getattr(microcontroller, "nvm", None)  # the saves (T-6); None: none
         self.buzzer = None

@@ -167,12 +167,16 @@ def About(app):  # pylint: disable=invalid-name
 
 def Rankings(app):  # pylint: disable=invalid-name
     """T-2: per game, player count and bot level the rated matches played,
-    won, drawn, lost and the ranking points (kept in nvm)."""
+    won, drawn, lost and the ranking points (kept in nvm); then a page a
+    game of statistics (:mod:`pisti_app.stats_page`)."""
 
     def source():
+        from pisti_app import stats_page
+        out = stats_page.pages(app)  # the statistics pages beside it (issue 19)
+        app.forget("pisti_app.stats_page")
         rows = app.rankings.as_dict()
         if not rows:
-            return ((t("rankings"), t("no_rankings")),)
+            return [(t("rankings"), t("no_rankings"))] + out
         lines = [t("rank_head")]
         head = False
         for person in (False, True):  # L-10: the link games' table comes after the bots'
@@ -186,7 +190,7 @@ def Rankings(app):  # pylint: disable=invalid-name
                 r = rows[key]
                 lines.append("%s %s %s" % (t(game), players, t("lv_" + level)))
                 lines.append(t("rank_row") % (r["played"], r["won"], r["drawn"], r["lost"], r["points"]))
-        return ((t("rankings"), "\n".join(lines)),)
+        return [(t("rankings"), "\n".join(lines))] + out
 
     return TextPages(app, "rankings", source)
 

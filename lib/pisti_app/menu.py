@@ -81,10 +81,14 @@ class ListMenu(Screen):
             self.left.append(a)
             self.right.append(b)
         ty = 0 if c else 1
-        self.more_up = gfx.label("small", "", 127, ty, anchor=(1.0, 0.0))
+        rx = 127
+        if gfx.batt:  # on battery power: the mark (pisti_app.battmark)
+            from pisti_app import battmark
+            rx -= battmark.draw(g, gfx.batt, gfx.palette("inverse"), 118, ty)
+        self.more_up = gfx.label("small", "", rx, ty, anchor=(1.0, 0.0))
         self.more_up.color = gfx.BLACK
         g.append(self.more_up)
-        self.clock = gfx.label("small", "", 114, ty, anchor=(1.0, 0.0))  # T-3 move timer
+        self.clock = gfx.label("small", "", rx - 13, ty, anchor=(1.0, 0.0))  # T-3 move timer
         self.clock.color = gfx.BLACK
         g.append(self.clock)
         self.help = None if c else gfx.label("small", "", 0, 56)

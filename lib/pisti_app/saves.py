@@ -12,7 +12,9 @@ hand is dealt, before it is shown) plus its action bytes, appended as they
 are taken, before their result is shown. A power cut therefore never loses
 or undoes a move, and never shows another deal.
 
-The settings blob is :mod:`pisti_app.prefs`'s (loaded only to read or
+The statistics blob (``store.stats``) is read and written by
+:mod:`pisti_app.stats` (its own record: one that does not read resets
+alone). The settings blob is :mod:`pisti_app.prefs`'s (loaded only to read or
 write it). A foreign or damaged nvm is the store's business ('reset' /
 'recovered' and a notice).
 Write errors (a power cut on the desktop rig) are never caught here.

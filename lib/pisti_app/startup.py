@@ -174,3 +174,20 @@ def notices(bad, template, short):
             s = s[:room - 1] + "\u2026"
         out.append(tpl % s)
     return out
+
+
+def saved(app):
+    """The boot's notices about the saves (``app.nvm_state`` and
+    ``nvm_notice`` set); statistics that do not read are reset here, alone,
+    and said so (:func:`pisti_app.stats.load`)."""
+    from pisti_app import strings
+    sv = app.saves
+    k = "nvm_" + sv.state
+    if sv.store.stats is not None:
+        from pisti_app import stats
+        if stats.load(sv)[1]:
+            k = "stats_reset"
+        app.forget("pisti_app.stats")
+    st = app.nvm_state = sv.state  # as boot found the nvm
+    app.nvm_notice = sv.notice
+    return [] if st == "ok" else [strings.t(k)]

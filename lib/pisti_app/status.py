@@ -30,6 +30,11 @@ def app_status(self, rankings=True):
           "rankings": self.rankings.as_dict() if rankings else None,
           "demo": self.demo is not None,
           "nvm": {"erases": erases, "state": state, "notice": notice}}
+    if self.hw.supply is not None:  # the battery (PISTI_BATTERY): what the title bars show
+        from pisti_app import gfx
+        st["battery"] = {"mv": self.hw.supply[3], "mark": ("usb", "battery", "low")[gfx.batt]}
+    if rankings:  # the statistics (issue 19), from the saves as the ranking
+        st["stats"] = stats_dict(self)
     if s is not None:
         m = s.match
         st["game"] = s.game
@@ -64,3 +69,19 @@ def cards(h):
         pile, taken = h.dn, sum(len(p) for p in h.muamele)
     return {"hands": sum(h.hn[s] for s in range(h.players)), "pile": pile,
             "stock": h.stock, "taken": taken}
+
+
+STATS = ("matches", "won", "hands", "hands_won", "pistis", "jack_pistis", "streak", "best")
+
+
+def stats_dict(app):
+    """The statistics (:mod:`pisti_app.stats`) as ``{'pisti': {name: n}, 'yedili':
+    {...}}`` (Pis Yedili has no piştis)."""
+    from pisti_app import stats
+    b = stats.load(app.saves)[0]
+    app.forget("pisti_app.stats")
+    out = {}
+    for g in (0, 1):
+        out["yedili" if g else "pisti"] = {STATS[i]: stats.get(b, g, i) for i in range(8)
+                                           if not (g and i in (4, 5))}
+    return out

@@ -13,6 +13,8 @@ profile in ``tools/boards/<profile>.toml``) and patches, in this process::
     supervisor       tools.shims.supervisor (ticks_ms from rig.clock)
     microcontroller  Blinka's, plus .nvm (tools.shims.nvm.FlashNvm)
     pwmio.PWMOut     tools.shims.pwm.FakePWMOut (the piezo: rig.buzzer)
+    analogio         tools.shims.supply (the supply: rig.supply, VSYS on
+    digitalio        GP29/3 and USB present on GP24, settable)
     os.getenv        reads the settings.toml, CircuitPython style
     time.sleep       virtual mode only, in the device thread: advances rig.clock
     busdisplay       BusDisplay._refresh_display wrapped to mark frames
@@ -121,6 +123,8 @@ class Rig:
         self.i2c_devices = {wiring["display_addr"]: self.oled}
         buzzer_pin = pins[wiring["buzzer"]] if wiring["buzzer"] else None
         self.buzzer = Buzzer(clock, buzzer_pin)
+        from .supply import Supply  # pylint: disable=import-outside-toplevel
+        self.supply = Supply()  # what the supply pins read: set mv and usb
         self.warnings = []
         self.reloads = 0
         self.next_code_file = None
@@ -428,6 +432,10 @@ def install(
         rig._set_attr(pwmio, "PWMOut", FakePWMOut)  # pylint: disable=protected-access
         rig._set_attr(microcontroller, "nvm", nvm)  # pylint: disable=protected-access
         rig._set_module("keypad", keypad_mod)  # pylint: disable=protected-access
+        from .supply import modules as supply_modules  # pylint: disable=import-outside-toplevel
+        analogio_mod, digitalio_mod = supply_modules()
+        rig._set_module("analogio", analogio_mod)  # pylint: disable=protected-access
+        rig._set_module("digitalio", digitalio_mod)  # pylint: disable=protected-access
         rig._set_module("supervisor", supervisor_mod)  # pylint: disable=protected-access
         rig._set_attr(supervisor_mod, "runtime", supervisor_mod.Runtime())  # pylint: disable=protected-access
         if getenv_style == "str":

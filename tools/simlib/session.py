@@ -147,8 +147,9 @@ class Session:
     # pylint: disable=too-many-arguments
     def __init__(self, *, profile="pico", code=None, settings_file=None, overrides=None, nvm_path=None, realtime=False,
                  getenv_style="int", max_ms=None, record=False, bots=None, console=None, log=None,
-                 power_cut=None, bot_log=None):
+                 power_cut=None, bot_log=None, battery=None):
         self.profile = profile
+        self.battery = battery  # VSYS in mV on battery power (USB out), None: on USB
         self.code = Path(code) if code else ROOT / "code.py"
         self.code_dir = self.code.resolve().parent
         self.settings_file = settings_file  # a drive's settings.toml (--drive), else the profile's
@@ -203,6 +204,9 @@ class Session:
         self.rig.oled.on_frame = self._on_frame
         if self.power_cut is not None:
             self.rig.nvm.cut_after_bytes = self.power_cut
+        if self.battery is not None:  # the supply pins (tools/shims/supply.py)
+            self.rig.supply.mv = self.battery
+            self.rig.supply.usb = False
         # A fresh boot: device modules imported before (by a test, or an
         # earlier session) are put aside and come back at close().
         self._aside = {name: module for name, module in sys.modules.items() if self._is_device(name, module)}

@@ -18,11 +18,14 @@ class DriveMode:
     OPEN_DRAIN = 1
 
 
-class DigitalInOut:
+class DigitalInOut:  # (defaults as class attributes: an instance as small as the C object)
+    direction = Direction.INPUT
+    pull = None
+    value = False
+
     def __init__(self, pin):
-        self.direction = Direction.INPUT
-        self.pull = None
-        self.value = False
+        if pin == "VBUS_SENSE":  # the board is on USB (as the simulator's and the web page's)
+            self.value = True
 
     def switch_to_output(self, value=False, drive_mode=DriveMode.PUSH_PULL):
         self.direction = Direction.OUTPUT
