@@ -186,7 +186,7 @@ def test_T6_a_power_cut_anywhere_around_a_hand_end_counts_it_once(device):
     d = device(nvm=nvm, PISTI_SEED=9, PISTI_DELAY=0)
     d.app.start_game("pisti", 2, [None, "kalfa"], 151, False)
     d.app.bots[0] = First()
-    until(d, lambda app: app.session.hand.pos == 52 and app.session.hand.left <= 2)
+    until(d, lambda app: app.session.hand.pos == 52 and app.session.hand.end - app.session.hand.ply <= 2)  # (2 players: plies left = cards left)
     d.close()
     pre = nvm.snapshot()  # the hand's last two cards to come
     d = _boot(device, Writes(data=pre))
