@@ -32,6 +32,15 @@ def run_sim(*args):
     return json.loads(out.getvalue().strip().splitlines()[-1])
 
 
+def test_left_alone_at_a_table_the_panel_is_off_but_for_its_first_two_minutes():
+    # (issue 19: the screen's time on, dimmed and off on the virtual clock; the README's hour)
+    st = run_sim("--start", "pisti:2:kalfa", "--keys", "WAIT:600000")
+    ms = st["screen_ms"]
+    assert st["screen"] == "table" and st["display"]["on"] is False
+    assert ms["dim"] == 60000 and 60000 <= ms["on"] <= 63000, ms  # a minute lit, a minute dimmed
+    assert ms["on"] + ms["dim"] + ms["off"] == st["ms"] and ms["off"] >= 475000, ms
+
+
 def test_the_screen_dims_after_a_minute_then_goes_off_and_a_key_only_wakes_it():
     # (on the New game screen: the main menu left alone starts the demo, tests/test_demo.py)
     st = run_sim("--keys", "A,A,WAIT:58000")

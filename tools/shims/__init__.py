@@ -119,6 +119,8 @@ class Rig:
         self.nvm = nvm
         self.keys = Buttons(clock, wiring["buttons"], pins, wiring["pressed_low"])
         self.oled = Ssd1306(wiring["display_width"], wiring["display_height"], address=wiring["display_addr"])
+        self.oled.clock = lambda: clock.now_ms
+        self.oled.screen_ms()  # (the panel's time counts from here)
         self.i2c_pins = (pins[wiring["i2c_scl"]], pins[wiring["i2c_sda"]])
         self.i2c_devices = {wiring["display_addr"]: self.oled}
         buzzer_pin = pins[wiring["buzzer"]] if wiring["buzzer"] else None

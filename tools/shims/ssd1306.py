@@ -92,9 +92,35 @@ class Ssd1306:
         self._in_refresh = 0
         self._refresh_bytes = 0
         self._refresh_writes = 0
+        # How long the panel has been lit, dimmed (contrast 0) and off, on the
+        # rig's clock (``clock``: a function giving ms; set by the rig).
+        self.clock = None
+        self._screen_ms = {"on": 0, "dim": 0, "off": 0}
+        self._since = None
+
+    def _panel(self):
+        return "off" if not self.display_on else ("dim" if self.contrast == 0 else "on")
+
+    def _account(self):
+        # Adds the time since the last change to the state the panel was in.
+        if self.clock is None:
+            return
+        now = self.clock()
+        if self._since is not None:
+            self._screen_ms[self._panel()] += now - self._since
+        self._since = now
+
+    def screen_ms(self):
+        """ms the panel was lit ("on"), dimmed to contrast 0 ("dim") and
+        switched off ("off", 0xAE) since the rig started (a panel never
+        initialised counts as off)."""
+        self._account()
+        return dict(self._screen_ms)
 
     def _reset_registers(self):
         # Power-on reset values from the SSD1306 datasheet.
+        if getattr(self, "clock", None) is not None:
+            self._account()
         self.display_on = False
         self.contrast = 0x7F
         self.inverted = False
@@ -182,6 +208,7 @@ class Ssd1306:
             self.page_window = (p[0] & 7, p[1] & 7)
             self._page = self.page_window[0]
         elif cmd == 0x81:
+            self._account()
             self.contrast = p[0]
         elif cmd == 0x8D:
             self.charge_pump = bool(p[0] & 0x04)
@@ -205,6 +232,7 @@ class Ssd1306:
         elif cmd == 0x2F:
             self.scrolling = True
         elif cmd in (0xAE, 0xAF):
+            self._account()
             self.display_on = cmd == 0xAF
         elif cmd in (0xA0, 0xA1):
             self.segment_remap = cmd == 0xA1

@@ -450,6 +450,7 @@ class Session:
         out["power_cut"] = self.outcome == "power_cut"
         out["display"] = {"on": bool(oled.display_on), "contrast": oled.contrast,
                           "brightness": round(oled.contrast / 255, 3)}
+        out["screen_ms"] = oled.screen_ms()
         out["demo"] = bool(out.get("demo", False))
         out["frames"] = oled.frames
         out["i2c_bytes"] = oled.bytes_total
