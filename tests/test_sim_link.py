@@ -199,12 +199,12 @@ def test_L6_two_processes_link_over_loopback_tcp_and_play():
     a slow start under load)."""
     addr = "127.0.0.1:%d" % _free_port()
     host = subprocess.Popen([sys.executable, SIM, "--headless", "--link", addr, "--keys",
-                             HOST + ",WAIT:12000,A,WAIT:1500,A,WAIT:3000", "--status"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             HOST + ",UNTIL:table:90000,A,WAIT:1500,A,WAIT:3000", "--status"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = host.stderr.readline()  # the host is there before the guest starts: it listens
         assert "listening on " + addr in first, first
         guest = subprocess.run([sys.executable, SIM, "--headless", "--link", addr, "--keys",
-                                "A,DOWN*5,A,DOWN,A,WAIT:3000,A,WAIT:5000,A,WAIT:1500,A,WAIT:4000", "--status"], cwd=ROOT, capture_output=True, text=True,
+                                "A,DOWN*5,A,DOWN,A,UNTIL:confirm:60000,A,WAIT:5000,A,WAIT:1500,A,WAIT:4000", "--status"], cwd=ROOT, capture_output=True, text=True,
                                timeout=120)
         hout, herr = host.communicate(timeout=120)
     finally:

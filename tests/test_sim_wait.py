@@ -160,3 +160,22 @@ def test_the_firmware_left_alone_at_the_menu(tmp_path):
     assert status["ms"] >= 40000
     assert status["display"]["on"] is True
     assert status["demo"] is True
+
+
+def test_until_steps_parse_and_bad_ones_are_one_sentence():
+    assert parse_keys("A,UNTIL:table,A", PICO) == [("A", 60), ("UNTIL", ("table", 60000)), ("A", 60)]
+    assert parse_keys("until:Hand_End:2500", PICO) == [("UNTIL", ("hand_end", 2500))]
+    for bad, words in (("UNTIL", "unknown key"), ("UNTIL:", "UNTIL:SCREEN"), ("UNTIL:table:0", "time limit"),
+                       ("UNTIL:table:x", "UNTIL:SCREEN")):
+        with pytest.raises(UsageError, match=words):
+            parse_keys(bad, PICO)
+
+
+def test_until_waits_for_its_screen_and_says_when_it_does_not_come():
+    # left alone at the main menu, the demo's table comes after 30 s: UNTIL waits for it
+    code, out, err = run_sim("--headless", "--seed", "3", "--keys", "UNTIL:table:40000", "--status")
+    assert code == 0, err
+    st = status_of(out)
+    assert st["screen"] == "table" and st["demo"] and 30000 <= st["ms"] < 40000, st
+    code, out, err = run_sim("--headless", "--seed", "3", "--keys", "UNTIL:match_end:3000", "--status")
+    assert code == 1 and "UNTIL:match_end:3000: the screen was still menu after 3000 ms" in err, err

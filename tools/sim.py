@@ -50,6 +50,7 @@ if __name__ == "__main__":  # typed as python tools/sim.py: the project's .venv
 
 import tools.shims  # noqa: E402,F401  (sets BLINKA_OS_AGNOSTIC before anything imports board)
 from tools.simlib import script as scriptlib  # noqa: E402
+from tools.simlib.headless import UntilTimeout  # noqa: E402
 from tools.simlib.script import UsageError  # noqa: E402
 from tools.simlib.session import (  # noqa: E402
     HOLD_MS, IDLE_MS, WAIT_MS, Console, Session, SimLimit, SimQuit, status_line)
@@ -69,7 +70,8 @@ def build_parser():
     p = _Parser(prog="sim.py", description="Play the pisti firmware on the desktop (terminal, window or headless).",
                 epilog="Keys: comma list of NAME[:HOLD_MS][*N], names UP DOWN LEFT RIGHT A B (FeatherWing: A B C); "
                        "NAME+NAME+... is a burst, every key tapped within one tick; WAIT:MS leaves the console "
-                       "alone for MS ms of virtual time (e.g. WAIT:200000).")
+                       "alone for MS ms of virtual time (e.g. WAIT:200000); UNTIL:SCREEN[:MS] presses nothing until that "
+                       "screen shows (e.g. UNTIL:table; at most MS ms, default 60000).")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--headless", action="store_true", help="no screen: virtual time, play --keys, then exit")
     mode.add_argument("--window", action="store_true", help="a pygame window instead of the terminal")
@@ -237,7 +239,8 @@ def parse_args(argv):
         raise UsageError("--code %s: no such file" % opts.code)
     opts.auto_max_ms = opts.max_ms is None and (opts.headless or (opts.window and opts.keys is not None))
     if opts.auto_max_ms:
-        opts.max_ms = HEADLESS_MAX_MS + sum(ms for name, ms in opts.steps if name == scriptlib.WAIT)
+        opts.max_ms = HEADLESS_MAX_MS + sum(ms if name == scriptlib.WAIT else ms[1] for name, ms in opts.steps
+                                            if name in (scriptlib.WAIT, scriptlib.UNTIL))
     _link_args(opts)
     if opts.keys2 is not None and not (opts.headless or opts.window):
         raise UsageError("--keys2 needs --headless (or --window); in the terminal you press the keys")
@@ -283,7 +286,8 @@ def _link_args(opts):
     if opts.nvm and opts.nvm == opts.nvm2:
         raise UsageError("--nvm and --nvm2 name the same file: each console has its own flash")
     if opts.auto_max_ms or (opts.max_ms is None and opts.window and opts.keys2 is not None):
-        waits = [sum(ms for name, ms in steps if name == scriptlib.WAIT) for steps in (opts.steps, b.steps)]
+        waits = [sum(ms if name == scriptlib.WAIT else ms[1] for name, ms in steps
+                     if name in (scriptlib.WAIT, scriptlib.UNTIL)) for steps in (opts.steps, b.steps)]
         opts.max_ms = HEADLESS_MAX_MS + max(waits)
     opts.b = b
 
@@ -338,6 +342,9 @@ def run_pair(opts, out=None, err=None):
             err.write(s.error or "")
             err.write("sim: console %s: the firmware crashed (%s)\n" % (name, type(s.exception).__name__))
             code = 1
+        elif isinstance(s.outcome, UntilTimeout):
+            err.write("sim: console %s: %s\n" % (name, s.outcome))
+            code = 1
         elif isinstance(s.outcome, SimLimit):
             driver = (getattr(front, "drivers", None) or [None, None])[twin.index]
             left = "" if driver is None else " with %d of %d keys played" % (driver.index, len(driver.steps))
@@ -391,6 +398,9 @@ def _report_outcome(session, frontend, opts, err):
         else:
             err.write(session.error)
             err.write("sim: the firmware crashed (%s)\n" % type(exc).__name__)
+        return 1
+    if isinstance(outcome, UntilTimeout):
+        err.write("sim: %s\n" % outcome)
         return 1
     if isinstance(outcome, SimLimit):
         if driver is None:

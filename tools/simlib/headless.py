@@ -15,12 +15,18 @@ nothing: it does not wait for the app to settle, the clock just runs ``MS``
 ms from the end of the step before (a key's release, or the first tick),
 so a test knows exactly how long the console was left alone; the next step
 then waits for the app to settle as usual, and a script that ends with a
-wait ends the run when the wait is over. After the last key has settled it
+wait ends the run when the wait is over. An ``UNTIL`` step
+(``UNTIL:SCREEN[:MS]``) presses nothing until the app shows that screen
+(:class:`UntilTimeout` after ``MS``). After the last key has settled it
 raises :class:`~tools.simlib.session.SimDone`.
 """
 
-from .script import WAIT
-from .session import IDLE_MS, WAIT_MS, SimDone
+from .script import UNTIL, WAIT
+from .session import IDLE_MS, WAIT_MS, SimDone, SimLimit
+
+
+class UntilTimeout(SimLimit):
+    """An ``UNTIL:SCREEN:MS`` step's screen did not come within MS ms."""
 
 
 class ScriptDone(SimDone):
@@ -40,6 +46,7 @@ class ScriptDriver:
         self.holding = None
         self.release_at = 0
         self.wait_until = None  # a WAIT step: no key before this virtual ms
+        self.until_from = None  # an UNTIL step: when it began waiting for its screen
         self.since = None  # when the current settle began
         self.log = []  # (ms, "press"/"release", name)
 
@@ -71,6 +78,24 @@ class ScriptDriver:
             self.since = now
             if self.index >= len(self.steps):
                 raise ScriptDone("key script done (it ended with a wait)")
+        if self.index < len(self.steps) and self.steps[self.index][0] == UNTIL:
+            screen, limit = self.steps[self.index][1]
+            if self.until_from is None:
+                self.until_from = now
+                self.log.append((now, "until", screen))
+            app = session.app
+            stack = getattr(app, "stack", None)
+            shown = stack[-1].name if stack else None
+            if shown == screen:
+                self.index += 1
+                self.until_from = None
+                self.since = now
+                self.log.append((now, "shown", screen))
+                return
+            if now - self.until_from >= limit:
+                raise UntilTimeout("UNTIL:%s:%d: the screen was still %s after %d ms (step %d of %d)"
+                                   % (screen, limit, shown, limit, self.index + 1, len(self.steps)))
+            return
         if self.index < len(self.steps) and self.steps[self.index][0] == WAIT:
             start = now if self.since is None else self.since
             self.wait_until = start + self.steps[self.index][1]

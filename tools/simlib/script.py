@@ -10,7 +10,12 @@ and releases its buttons one after another within one tick of the
 firmware (a hold time does not apply to it): ``[("A+LEFT+B", 0)]``.
 ``WAIT:MS`` presses nothing: the virtual clock runs ``MS`` ms with no key
 from the end of the step before (``[("WAIT", 200000)]``; a screen-sleep
-test leaves the console alone so).
+test leaves the console alone so). ``UNTIL:SCREEN[:MS]`` presses nothing
+until the firmware shows the screen named SCREEN (``--status``'s
+``screen``: ``table``, ``menu``, ``link``, ...), ``MS`` at most (default
+60000; then the run stops with an error): ``[("UNTIL", ("table", 60000))]``.
+In real time (two processes linked over TCP) it waits for the other
+console however slowly it starts.
 """
 
 import re
@@ -28,6 +33,11 @@ MAX_HOLD_MS = 60000
 #: The step that presses nothing (``WAIT:MS``), and its longest wait: a day.
 WAIT = "WAIT"
 MAX_WAIT_MS = 86400000
+
+#: The step that waits for a screen (``UNTIL:SCREEN[:MS]``), and its default limit.
+UNTIL = "UNTIL"
+UNTIL_MS = 60000
+_UNTIL = re.compile(r"^until:([a-z_]+)(?::(\d+))?$", re.IGNORECASE)
 
 _STEP = re.compile(r"^([A-Za-z]+(?:\+[A-Za-z]+)*)(?::(\d+))?(?:\*(\d+))?$")
 
@@ -57,6 +67,16 @@ def parse_keys(text, buttons, hold_ms=60):
         item = raw.strip()
         if not item:
             raise UsageError("empty step in --keys %r (two commas in a row?)" % text)
+        until = _UNTIL.match(item)
+        if until:
+            limit = int(until.group(2)) if until.group(2) else UNTIL_MS
+            if not 1 <= limit <= MAX_WAIT_MS:
+                raise UsageError("time limit in %r must be 1..%d ms" % (item, MAX_WAIT_MS))
+            steps.append((UNTIL, (until.group(1).lower(), limit)))
+            continue
+        if item.upper().startswith(UNTIL + ":"):
+            raise UsageError("bad step %r in --keys: use UNTIL:SCREEN or UNTIL:SCREEN:MS (e.g. UNTIL:table:30000)"
+                             % item)
         match = _STEP.match(item)
         if not match:
             raise UsageError("bad step %r in --keys: use NAME, NAME*N or NAME:HOLD_MS (e.g. A*3, B:900)" % item)
@@ -76,7 +96,8 @@ def parse_keys(text, buttons, hold_ms=60):
             if part == WAIT:
                 raise UsageError("burst %r in --keys: WAIT is a step of its own (A,WAIT:1000,B)" % item)
             if part not in buttons:
-                raise UsageError("unknown key %r in --keys; this board's buttons: %s (and WAIT:MS, no key)"
+                raise UsageError("unknown key %r in --keys; this board's buttons: %s (and WAIT:MS, no key; "
+                                 "UNTIL:SCREEN, no key until that screen shows)"
                                  % (part, " ".join(buttons)))
         hold = int(match.group(2)) if match.group(2) else hold_ms
         if "+" in name:
