@@ -39,6 +39,20 @@ def run_sim(*args):
     return code, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_each_console_names_the_other_person_friend_not_bot(lang):
+    # The host waits for the guest's play: its message line names the other person.
+    code, out, err = run_sim("--headless", "--link", "--lang", lang, "--lang2", lang, "--keys",
+                             HOST + ",UNTIL:table,A,WAIT:3000", "--keys2", JOIN + ",UNTIL:table,WAIT:2000,A,WAIT:3000",
+                             "--status")
+    assert code == 0, err
+    st = json.loads(out)
+    friend = {"en": "Friend", "tr": "Arkadaş"}[lang]
+    messages = (st["a"]["message"], st["b"]["message"])
+    assert any(friend in m for m in messages), messages
+    assert not any("Bot" in m for m in messages), messages
+
+
 def test_L2_L3_two_consoles_in_one_process_host_join_and_play_the_same_game(tmp_path):
     """Headless: A hosts, B joins (A on the offer); both sit at the same
     Pişti table (the link's deal: the same bottom card and pile), each plays

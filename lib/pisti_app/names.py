@@ -20,9 +20,13 @@ def card_text(c):
 
 
 def seat_name(session, seat):
-    """'You', 'Bot' (two players) or 'Bot 2'."""
+    """'You', 'Friend' (the other console's person in a link game), 'Bot'
+    (two players) or 'Bot 2'."""
     if seat == 0:
         return t("you")
+    li = getattr(session, "link_info", None) if getattr(session, "linked", False) else None
+    if li and seat == (li[1] if li[0] == 0 else -li[1] % session.players):  # (as LinkPlay.person)
+        return t("friend")
     if session.players == 2:
         return t("bot")
     return t("bot_n") % seat

@@ -82,6 +82,7 @@ S = {
     "target_n": "to %d",
     "you": "You",
     "bot": "Bot",
+    "friend": "Friend",
     "us": "Us",
     "them": "Them",
     "help_pisti": "\u25c0\u25b6 choose  A play  B menu",

@@ -80,6 +80,7 @@ S = {
     "target_n": "hedef %d",
     "you": "Sen",
     "bot": "Bot",
+    "friend": "Arkadaş",
     "us": "Biz",
     "them": "Onlar",
     "help_pisti": "\u25c0\u25b6 seç  A oyna  B menü",
