@@ -5,7 +5,7 @@
 //   node tools/web/browser_test.mjs URL PLAN.json OUT.json [--shot PAGE.png]
 // PLAN.json: {"scripts": [{"name", "query"}...], "reload": {"first", "then"},
 // "oom": {"query"}, "loads": [query...], "hang": {"query"}, "live": false,
-// "link": {"query", "plies", "keys": [{button: keyboard key}, {...}]}, "chromium": PATH}. Each script runs in a fresh browser context (empty
+// "link": {"query", "plies", "keys": [{"UP", "DOWN", "OK": keyboard key}, {...}]}, "chromium": PATH}. Each script runs in a fresh browser context (empty
 // storage) until the page says done; the result has its canvas pixels,
 // status and the page's errors. "loads" (the crash probe, tools/web/probe.py):
 // each query from empty saves, navigated to in one of `parallel` tabs (a new page, a new
@@ -213,7 +213,7 @@ async function linkPlay(spec) {
                 undefined, 120000);
     res.bootSeconds = (Date.now() - t) / 1000;
     const statuses = () => page.evaluate(() => pisti.status());
-    const tap = async (i, button) => {
+    const tap = async (i, button) => { // UP, DOWN, OK (a FeatherWing's A, C, B): console i's keyboard keys
       const key = spec.keys[i][button];
       await page.keyboard.down(key);
       await page.waitForTimeout(40);
@@ -227,12 +227,12 @@ async function linkPlay(spec) {
         const want = st.menu.indexOf(key);
         const at = st.menu.indexOf(st.cursor);
         if (want < 0) throw new Error("no row " + key + " in " + JSON.stringify(st.menu));
-        return at === want ? "A" : want > at ? "DOWN" : "UP";
+        return at === want ? "OK" : want > at ? "DOWN" : "UP";
       };
       if (st.screen === "menu") return move("link_play");
       if (st.screen === "link" && st.menu) return move(role[i]);
-      if (st.screen === "confirm") return "A"; // the guest: the offer
-      if (st.screen === "table" && st.legal && st.legal.length && st.ply < spec.plies) return "A";
+      if (st.screen === "confirm") return "OK"; // the guest: the offer
+      if (st.screen === "table" && st.legal && st.legal.length && st.ply < spec.plies) return "OK";
       return null;
     };
     const seen = [{ screen: null, since: 0 }, { screen: null, since: 0 }];
