@@ -5,7 +5,8 @@
 //   node tools/web/browser_test.mjs URL PLAN.json OUT.json [--shot PAGE.png]
 // PLAN.json: {"scripts": [{"name", "query"}...], "reload": {"first", "then"},
 // "oom": {"query"}, "loads": [query...], "hang": {"query"}, "live": false,
-// "link": {"query", "plies", "keys": [{"UP", "DOWN", "OK": keyboard key}, {...}]}, "chromium": PATH}. Each script runs in a fresh browser context (empty
+// "link": {"query", "plies", "keys": [{"UP", "DOWN", "OK": keyboard key}, {...}]}, "linkTabs": {"tabs":
+// [query A, query B], "plies", "keys"}, "chromium": PATH}. Each script runs in a fresh browser context (empty
 // storage) until the page says done; the result has its canvas pixels,
 // status and the page's errors. "loads" (the crash probe, tools/web/probe.py):
 // each query from empty saves, navigated to in one of `parallel` tabs (a new page, a new
@@ -198,26 +199,32 @@ try {
   // B joins and takes the offer, then each plays a card when its turn comes, until both show the
   // same game at ply plan.link.plies
   if (plan.link) await linkPlay(plan.link);
+  if (plan.linkTabs) await linkPlay(plan.linkTabs);
 } catch (e) {
   out.errors.push(String(e && e.stack || e));
 }
 
+// spec.tabs: [query A, query B], two tabs linked by a BroadcastChannel (cable=a / cable=b) instead
 async function linkPlay(spec) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const { page, errors } = await open(context, spec.query);
   const t = Date.now();
+  const tabs = spec.tabs ? [await open(context, spec.tabs[0]), await open(context, spec.tabs[1])] : null;
+  const { page, errors } = tabs ? tabs[0] : await open(context, spec.query);
   const res = { errors, trace: [] };
-  out.link = res;
+  out[spec.tabs ? "linkTabs" : "link"] = res;
   try {
-    await until(page, () => window.pisti && pisti.link && (pisti.state === "running" || pisti.state === "error"),
-                undefined, 120000);
+    for (const p of tabs ? tabs.map((x) => x.page) : [page]) {
+      await until(p, () => window.pisti && (pisti.state === "running" || pisti.state === "error"), undefined, 120000);
+    }
     res.bootSeconds = (Date.now() - t) / 1000;
-    const statuses = () => page.evaluate(() => pisti.status());
+    const statuses = tabs ? () => Promise.all(tabs.map((x) => x.page.evaluate(() => pisti.status())))
+      : () => page.evaluate(() => pisti.status());
     const tap = async (i, button) => { // UP, DOWN, OK (a FeatherWing's A, C, B): console i's keyboard keys
       const key = spec.keys[i][button];
-      await page.keyboard.down(key);
-      await page.waitForTimeout(40);
-      await page.keyboard.up(key);
+      const p = tabs ? tabs[i].page : page;
+      await p.keyboard.down(key);
+      await p.waitForTimeout(40);
+      await p.keyboard.up(key);
     };
     // a console's next button, as tools/memgauge/gauge.mjs's playLink, or null (wait)
     const role = ["link_host", "link_join"];
@@ -238,7 +245,9 @@ async function linkPlay(spec) {
     const seen = [{ screen: null, since: 0 }, { screen: null, since: 0 }];
     const deadline = Date.now() + (spec.timeout || 90000);
     for (;;) {
-      if (await page.evaluate(() => pisti.state === "error")) throw new Error("a console stopped");
+      for (const p of tabs ? tabs.map((x) => x.page) : [page]) {
+        if (await p.evaluate(() => pisti.state === "error" || pisti.state === "hung")) throw new Error("a console stopped");
+      }
       const sts = await statuses();
       const [a, b] = sts;
       if (a && b && a.screen === "table" && b.screen === "table" && a.ply === b.ply && a.ply >= spec.plies) break;
@@ -249,7 +258,7 @@ async function linkPlay(spec) {
         if (!st) continue;
         if (st.screen !== seen[i].screen) seen[i] = { screen: st.screen, since: Date.now() };
         // a new screen gets a moment (keys just after the splash moved on are dropped)
-        if (Date.now() - seen[i].since < 700) continue;
+        if (Date.now() - seen[i].since < 600) continue;
         const button = next(i, st);
         if (!button) continue;
         const before = JSON.stringify(st);
@@ -268,13 +277,21 @@ async function linkPlay(spec) {
   } catch (e) {
     res.failure = String(e && e.stack || e);
   }
-  res.end = await page.evaluate(async () => ({ state: pisti.state, error: pisti.error, status: await pisti.status(),
-    sent: pisti.sent.slice(), units: pisti.units().map((u) => u && { state: u.state, error: u.error,
-      pixels: u.canvasPixels(), workers: u.workers, lines: u.lines.slice(-10) }) }));
+  const one = (u) => u && { state: u.state, error: u.error, pixels: u.canvasPixels(), workers: u.workers,
+    lines: u.lines.slice(-10) };
+  if (tabs) {
+    const ends = await Promise.all(tabs.map((x) => x.page.evaluate(async (f) => ({ status: await pisti.status(),
+      unit: eval(f)(pisti) }), one.toString())));
+    res.end = { status: ends.map((e) => e.status), units: ends.map((e) => e.unit) };
+    res.errors = [...tabs[0].errors, ...tabs[1].errors];
+  } else {
+    res.end = await page.evaluate(async (f) => ({ state: pisti.state, error: pisti.error, status: await pisti.status(),
+      sent: pisti.sent.slice(), units: pisti.units().map(eval(f)) }), one.toString());
+    res.errors = [...errors];
+  }
   res.seconds = (Date.now() - t) / 1000;
-  res.errors = [...errors];
   await context.close();
-  note("link");
+  note(spec.tabs ? "linkTabs" : "link");
 }
 await browser.close();
 out.seconds = (Date.now() - t0) / 1000;

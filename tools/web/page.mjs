@@ -17,6 +17,8 @@
 //                         profile2=pico|featherwing seed2=N lang2=tr: console B's (default A's)
 // Each linked console is this page again in an iframe (console=a or console=b): its saves under its
 // own key, its keys routed by the linked page (window.parent.pistiLink), its UART's bytes too.
+//   cable=a / cable=b     link play between two tabs (or windows) of this page: each one console, the
+//                         cable a BroadcastChannel between them; each its own saves
 const PICO_HEAP = 171264; // pisti.mjs's: gc.mem_free() at a fresh REPL on the Pico
 
 const T0 = performance.now();
@@ -26,6 +28,8 @@ const profile = q.get("profile") === "featherwing" ? "featherwing" : "pico";
 const unit = ["a", "b"].includes(q.get("console")) && window.parent !== window && window.parent.pistiLink
   ? q.get("console") : "";
 const linkPage = !!q.get("link") && !unit;
+const tab = !unit && !linkPage && ["a", "b"].includes(q.get("cable")) ? q.get("cable") : ""; // two tabs
+const linkId = unit || tab; // this console's end of a cable, or ""
 const BUTTONS = profile === "pico" ? ["UP", "DOWN", "LEFT", "RIGHT", "A", "B"] : ["A", "B", "C"];
 const KEYMAP = profile === "pico"
   ? { ArrowUp: "UP", ArrowDown: "DOWN", ArrowLeft: "LEFT", ArrowRight: "RIGHT", z: "A", Z: "A", a: "A",
@@ -35,7 +39,7 @@ const KEYMAP = profile === "pico"
 const SCALE = 4;
 const LIT = [232, 246, 255];
 const DARK = [3, 4, 5];
-const NVM_KEY = "pisti.nvm." + (unit ? "link-" + unit + "." : "") + profile;
+const NVM_KEY = "pisti.nvm." + (linkId ? "link-" + linkId + "." : "") + profile;
 
 const $ = (id) => document.getElementById(id);
 const canvas = $("screen");
@@ -194,7 +198,7 @@ function startWorker(reloaded, steps) {
   worker.postMessage({
     type: "start", base: new URL(".", location.href).href, heapsize: kept.heapsize || 0, build: kept.build || "",
     exact: resizes >= 3, cap, profile, overrides: overrides(), nvm, seeded: q.get("seed") !== null, reloaded,
-    keys: steps, hang: !!q.get("hang"), link: !!unit,
+    keys: steps, hang: !!q.get("hang"), link: !!linkId,
   });
 }
 
@@ -257,6 +261,7 @@ function onWorker(m, reloaded, steps) {
       break;
     case "uart": // link play: what this console's UART sent, to the other one
       if (unit) window.parent.pistiLink.send(unit, m.hex);
+      else if (tab) tabCable.postMessage({ from: tab, hex: m.hex });
       break;
     case "status": {
       const done = statusWaits.get(m.id);
@@ -272,6 +277,13 @@ pisti.uartIn = (hex) => {
   if (worker && pisti.state === "running") worker.postMessage({ type: "uart", hex });
 };
 pisti.press = press;
+// cable=a / cable=b: the other tab's console is at the other end of a BroadcastChannel
+const tabCable = tab ? new BroadcastChannel("pisti.cable") : null;
+if (tabCable) {
+  tabCable.onmessage = (e) => {
+    if (e.data && e.data.from !== tab && typeof e.data.hex === "string") pisti.uartIn(e.data.hex);
+  };
+}
 
 function restart() {
   setState("booting", "restarting into the saved game…");
@@ -367,6 +379,14 @@ function buildPad() {
   const other = $("other");
   other.href = profile === "pico" ? "?profile=featherwing" : "?";
   other.textContent = profile === "pico" ? "FeatherWing 128x32" : "Pico 128x64";
+  if (tab) { // the other end of the cable, in a tab of its own
+    const there = tab === "a" ? "b" : "a";
+    other.href = "?cable=" + there;
+    other.target = "_blank";
+    other.textContent = "console " + there.toUpperCase() + " (a new tab)";
+    $("help").textContent += " Console " + tab.toUpperCase() + " of two tabs linked by a cable (cable=" + tab +
+      "; the other: cable=" + there + "): Main menu > Link play, Host on one, Join on the other.";
+  }
   $("reset").addEventListener("click", () => {
     if (!confirm("Reset saves? The settings, the rankings and the game kept to Continue are erased " +
                  "(as an erased nvm on the board).")) return;
@@ -390,7 +410,7 @@ function main() {
   }
   nvm = loadNvm();
   setState("booting", "booting…");
-  if (unit && q.get("keys")) throw new Error("keys= is for one console: the linked page runs in real time");
+  if (linkId && q.get("keys")) throw new Error("keys= is for one console: a linked console runs in real time");
   startWorker(false, q.get("keys") ? parseKeys(q.get("keys")) : null);
 }
 
