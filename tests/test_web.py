@@ -15,7 +15,11 @@ shows the firmware's out-of-memory notice, and OK restarts into the saved
 game; every documented start mode loads on both profiles, with varied
 seeds, without a trap or a traceback (issue 21: several VMs in one realm
 trapped, yedili:3/4 ran out while booting); a VM stuck inside WebAssembly
-is stopped by the page's watchdog, and the page says so. The page screenshot in tools/web/page.png (README; the page at the
+is stopped by the page's watchdog, and the page says so; link play
+(issue 18, ?link=1): two consoles side by side, a Pico and a FeatherWing,
+each its own VM in its own worker, their UARTs joined in the page, host
+and join by the page's keyboard and play to the same ply of the same game,
+and two tabs (cable=a, cable=b) do it over a BroadcastChannel. The page screenshot in tools/web/page.png (README; the page at the
 Pis Yedili point) is rewritten with PISTI_UPDATE_GOLDEN=1.
 
 Needs node, tools/web/node_modules (playwright-core, pinned) and
@@ -72,6 +76,13 @@ OOM = {"query": "?seed=7&cap=%d&start=yedili:4:usta&watchdog=8000&keys=A" % OOM_
 LOADS = probe.queries(1, seed0=101, keys={"pico": "A*2", "featherwing": "B*2"})
 # the test hook: the VM loops inside WebAssembly before it boots; the watchdog stops it
 HANG = {"query": "?hang=1&watchdog=1500"}
+# link play (issue 18): console A a Pico (w/s move, F = A), console B a FeatherWing (J = A moves up,
+# L = C down, K = B selects); A hosts, B joins and takes the offer, each plays when its turn comes
+LINK = {"query": "?link=1&seed=7&profile2=featherwing", "plies": 4,
+        "keys": [{"UP": "w", "DOWN": "s", "OK": "f"}, {"UP": "j", "DOWN": "l", "OK": "k"}]}
+# the same between two tabs (cable=a, cable=b: a BroadcastChannel), each with the page's own keys
+LINK_TABS = {"tabs": ["?cable=a&seed=7", "?cable=b&seed=7"], "plies": 1,
+             "keys": [{"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "z"}, {"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "Enter"}]}
 
 
 def _missing():
@@ -107,7 +118,8 @@ def run(tmp_path_factory):
         plan.write_text(json.dumps({
             "scripts": [{"name": k, "query": v[0]} for k, v in POINTS.items()] + [WAIT],
             "reload": RELOAD, "oom": OOM, "chromium": CHROMIUM, "shot": SHOT_OF,
-            "loads": LOADS, "parallel": 2, "hang": HANG}))
+            "loads": LOADS, "parallel": 2, "hang": HANG, "link": LINK,
+            "linkTabs": LINK_TABS}))
         out = tmp / "out.json"
         shot = tmp / "page.png"
         t1 = time.monotonic()
@@ -249,3 +261,41 @@ def test_screenshot_for_the_readme(run):
         shutil.copyfile(run["shot"], SHOT)
     assert os.path.exists(SHOT), "tools/web/page.png missing: run with PISTI_UPDATE_GOLDEN=1"
     assert Image.open(SHOT).size == shot.size
+
+
+def test_link_play_two_consoles_in_the_page(run):
+    """Issue 18 item 7: ?link=1 shows two consoles (here a Pico and a
+    FeatherWing, profile2=featherwing), each its own VM in its own worker;
+    by the page's keys A hosts from Link play and B joins, and both sit at
+    the same game (the link's deal, L-3) and see each other's plays (L-4)."""
+    link = run["link"]
+    assert "failure" not in link, (link.get("failure"), link["trace"][-10:], link["end"])
+    assert link["errors"] == [], link["errors"]
+    end = link["end"]
+    assert end["state"] == "running", (end["state"], end["error"])
+    a, b = end["status"]
+    assert a["screen"] == b["screen"] == "table"
+    for k in ("game", "players", "hand", "ply", "bottom", "pile", "stock"):
+        assert a[k] == b[k], (k, a[k], b[k])
+    assert a["game"] == "pisti" and a["players"] == 2 and a["ply"] >= LINK["plies"]
+    assert not set(a["your_hand"]) & set(b["your_hand"])  # T-5: each shows its own hand
+    assert min(end["sent"]) > 100  # bytes both ways over the page's cable
+    ua, ub = end["units"]
+    assert len(ua["pixels"]) == 64 and len(ub["pixels"]) == 32  # 128x64 and the FeatherWing's 128x32
+    assert all(sum(row.count("1") for row in u["pixels"]) > 100 for u in (ua, ub))
+    assert ua["workers"] == ub["workers"] == 1  # one VM each, at the Pico's heap: no restart
+    # the keys went through the page's keymaps: A's menu moves on w/s/f, B's on j/l/k
+    assert "A:link:OK" in link["trace"] and "B:confirm:OK" in link["trace"]
+
+
+def test_link_play_between_two_tabs(run):
+    """?cable=a and ?cable=b: one console a tab, the cable a BroadcastChannel."""
+    link = run["linkTabs"]
+    assert "failure" not in link, (link.get("failure"), link["trace"][-10:], link["end"])
+    assert link["errors"] == [], link["errors"]
+    a, b = link["end"]["status"]
+    assert a["screen"] == b["screen"] == "table"
+    for k in ("game", "players", "hand", "ply", "bottom", "pile"):
+        assert a[k] == b[k], (k, a[k], b[k])
+    assert a["ply"] >= LINK_TABS["plies"] and not set(a["your_hand"]) & set(b["your_hand"])
+    assert [u["workers"] for u in link["end"]["units"]] == [1, 1]

@@ -5,7 +5,8 @@
 //   node tools/web/browser_test.mjs URL PLAN.json OUT.json [--shot PAGE.png]
 // PLAN.json: {"scripts": [{"name", "query"}...], "reload": {"first", "then"},
 // "oom": {"query"}, "loads": [query...], "hang": {"query"}, "live": false,
-// "chromium": PATH}. Each script runs in a fresh browser context (empty
+// "link": {"query", "plies", "keys": [{"UP", "DOWN", "OK": keyboard key}, {...}]}, "linkTabs": {"tabs":
+// [query A, query B], "plies", "keys"}, "chromium": PATH}. Each script runs in a fresh browser context (empty
 // storage) until the page says done; the result has its canvas pixels,
 // status and the page's errors. "loads" (the crash probe, tools/web/probe.py):
 // each query from empty saves, navigated to in one of `parallel` tabs (a new page, a new
@@ -193,8 +194,104 @@ try {
     await context.close();
     note("hang");
   }
+  // 7. link play (?link=1): two consoles side by side, each its own VM in its own worker, their
+  // UARTs joined in the page; by the page's keyboard (each console its keys), A hosts from Link play,
+  // B joins and takes the offer, then each plays a card when its turn comes, until both show the
+  // same game at ply plan.link.plies
+  if (plan.link) await linkPlay(plan.link);
+  if (plan.linkTabs) await linkPlay(plan.linkTabs);
 } catch (e) {
   out.errors.push(String(e && e.stack || e));
+}
+
+// spec.tabs: [query A, query B], two tabs linked by a BroadcastChannel (cable=a / cable=b) instead
+async function linkPlay(spec) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const t = Date.now();
+  const tabs = spec.tabs ? [await open(context, spec.tabs[0]), await open(context, spec.tabs[1])] : null;
+  const { page, errors } = tabs ? tabs[0] : await open(context, spec.query);
+  const res = { errors, trace: [] };
+  out[spec.tabs ? "linkTabs" : "link"] = res;
+  try {
+    for (const p of tabs ? tabs.map((x) => x.page) : [page]) {
+      await until(p, () => window.pisti && (pisti.state === "running" || pisti.state === "error"), undefined, 120000);
+    }
+    res.bootSeconds = (Date.now() - t) / 1000;
+    const statuses = tabs ? () => Promise.all(tabs.map((x) => x.page.evaluate(() => pisti.status())))
+      : () => page.evaluate(() => pisti.status());
+    const tap = async (i, button) => { // UP, DOWN, OK (a FeatherWing's A, C, B): console i's keyboard keys
+      const key = spec.keys[i][button];
+      const p = tabs ? tabs[i].page : page;
+      await p.keyboard.down(key);
+      await p.waitForTimeout(40);
+      await p.keyboard.up(key);
+    };
+    // a console's next button, as tools/memgauge/gauge.mjs's playLink, or null (wait)
+    const role = ["link_host", "link_join"];
+    const next = (i, st) => {
+      if (!st || st.error) return null;
+      const move = (key) => {
+        const want = st.menu.indexOf(key);
+        const at = st.menu.indexOf(st.cursor);
+        if (want < 0) throw new Error("no row " + key + " in " + JSON.stringify(st.menu));
+        return at === want ? "OK" : want > at ? "DOWN" : "UP";
+      };
+      if (st.screen === "menu") return move("link_play");
+      if (st.screen === "link" && st.menu) return move(role[i]);
+      if (st.screen === "confirm") return "OK"; // the guest: the offer
+      if (st.screen === "table" && st.legal && st.legal.length && st.ply < spec.plies) return "OK";
+      return null;
+    };
+    const seen = [{ screen: null, since: 0 }, { screen: null, since: 0 }];
+    const deadline = Date.now() + (spec.timeout || 90000);
+    for (;;) {
+      for (const p of tabs ? tabs.map((x) => x.page) : [page]) {
+        if (await p.evaluate(() => pisti.state === "error" || pisti.state === "hung")) throw new Error("a console stopped");
+      }
+      const sts = await statuses();
+      const [a, b] = sts;
+      if (a && b && a.screen === "table" && b.screen === "table" && a.ply === b.ply && a.ply >= spec.plies) break;
+      if (Date.now() > deadline) throw new Error("link play did not reach ply " + spec.plies + ": " + JSON.stringify(sts));
+      let acted = false;
+      for (const i of [0, 1]) {
+        const st = sts[i];
+        if (!st) continue;
+        if (st.screen !== seen[i].screen) seen[i] = { screen: st.screen, since: Date.now() };
+        // a new screen gets a moment (keys just after the splash moved on are dropped)
+        if (Date.now() - seen[i].since < 600) continue;
+        const button = next(i, st);
+        if (!button) continue;
+        const before = JSON.stringify(st);
+        res.trace.push("AB"[i] + ":" + st.screen + ":" + button);
+        await tap(i, button);
+        acted = true;
+        // the press seen: the status changes (or a second goes by)
+        for (let k = 0; k < 20; k++) {
+          await page.waitForTimeout(50);
+          const now = (await statuses())[i];
+          if (JSON.stringify(now) !== before) break;
+        }
+      }
+      if (!acted) await page.waitForTimeout(100);
+    }
+  } catch (e) {
+    res.failure = String(e && e.stack || e);
+  }
+  const one = (u) => u && { state: u.state, error: u.error, pixels: u.canvasPixels(), workers: u.workers,
+    lines: u.lines.slice(-10) };
+  if (tabs) {
+    const ends = await Promise.all(tabs.map((x) => x.page.evaluate(async (f) => ({ status: await pisti.status(),
+      unit: eval(f)(pisti) }), one.toString())));
+    res.end = { status: ends.map((e) => e.status), units: ends.map((e) => e.unit) };
+    res.errors = [...tabs[0].errors, ...tabs[1].errors];
+  } else {
+    res.end = await page.evaluate(async (f) => ({ state: pisti.state, error: pisti.error, status: await pisti.status(),
+      sent: pisti.sent.slice(), units: pisti.units().map(eval(f)) }), one.toString());
+    res.errors = [...errors];
+  }
+  res.seconds = (Date.now() - t) / 1000;
+  await context.close();
+  note(spec.tabs ? "linkTabs" : "link");
 }
 await browser.close();
 out.seconds = (Date.now() - t0) / 1000;

@@ -12,11 +12,24 @@
 //   cap=BYTES             the heap (default the Pico's 171,264 B)
 //   watchdog=MS           how long the VM may go without answering (default 20000)
 //   hang=1                (a test hook) the VM loops inside WebAssembly before it boots
+//   link=1                link play (issue 18): two consoles side by side, each its own VM in its own
+//                         worker, their UARTs joined by a virtual cable in the page (linkMain below);
+//                         profile2=pico|featherwing seed2=N lang2=tr: console B's (default A's)
+// Each linked console is this page again in an iframe (console=a or console=b): its saves under its
+// own key, its keys routed by the linked page (window.parent.pistiLink), its UART's bytes too.
+//   cable=a / cable=b     link play between two tabs (or windows) of this page: each one console, the
+//                         cable a BroadcastChannel between them; each its own saves
 const PICO_HEAP = 171264; // pisti.mjs's: gc.mem_free() at a fresh REPL on the Pico
 
 const T0 = performance.now();
 const q = new URLSearchParams(location.search);
 const profile = q.get("profile") === "featherwing" ? "featherwing" : "pico";
+// one of the linked page's two consoles (in its iframe), or the linked page itself
+const unit = ["a", "b"].includes(q.get("console")) && window.parent !== window && window.parent.pistiLink
+  ? q.get("console") : "";
+const linkPage = !!q.get("link") && !unit;
+const tab = !unit && !linkPage && ["a", "b"].includes(q.get("cable")) ? q.get("cable") : ""; // two tabs
+const linkId = unit || tab; // this console's end of a cable, or ""
 const BUTTONS = profile === "pico" ? ["UP", "DOWN", "LEFT", "RIGHT", "A", "B"] : ["A", "B", "C"];
 const KEYMAP = profile === "pico"
   ? { ArrowUp: "UP", ArrowDown: "DOWN", ArrowLeft: "LEFT", ArrowRight: "RIGHT", z: "A", Z: "A", a: "A",
@@ -26,7 +39,7 @@ const KEYMAP = profile === "pico"
 const SCALE = 4;
 const LIT = [232, 246, 255];
 const DARK = [3, 4, 5];
-const NVM_KEY = "pisti.nvm." + profile;
+const NVM_KEY = "pisti.nvm." + (linkId ? "link-" + linkId + "." : "") + profile;
 
 const $ = (id) => document.getElementById(id);
 const canvas = $("screen");
@@ -185,7 +198,7 @@ function startWorker(reloaded, steps) {
   worker.postMessage({
     type: "start", base: new URL(".", location.href).href, heapsize: kept.heapsize || 0, build: kept.build || "",
     exact: resizes >= 3, cap, profile, overrides: overrides(), nvm, seeded: q.get("seed") !== null, reloaded,
-    keys: steps, hang: !!q.get("hang"),
+    keys: steps, hang: !!q.get("hang"), link: !!linkId,
   });
 }
 
@@ -246,6 +259,10 @@ function onWorker(m, reloaded, steps) {
       if (m.text.startsWith("Out of memory")) fail(m.text, "error", "out of memory: see below");
       else fail(m.text);
       break;
+    case "uart": // link play: what this console's UART sent, to the other one
+      if (unit) window.parent.pistiLink.send(unit, m.hex);
+      else if (tab) tabCable.postMessage({ from: tab, hex: m.hex });
+      break;
     case "status": {
       const done = statusWaits.get(m.id);
       statusWaits.delete(m.id);
@@ -253,6 +270,19 @@ function onWorker(m, reloaded, steps) {
       break;
     }
   }
+}
+
+// Link play: the other console's bytes, for this one's UART (lost while it is not running).
+pisti.uartIn = (hex) => {
+  if (worker && pisti.state === "running") worker.postMessage({ type: "uart", hex });
+};
+pisti.press = press;
+// cable=a / cable=b: the other tab's console is at the other end of a BroadcastChannel
+const tabCable = tab ? new BroadcastChannel("pisti.cable") : null;
+if (tabCable) {
+  tabCable.onmessage = (e) => {
+    if (e.data && e.data.from !== tab && typeof e.data.hex === "string") pisti.uartIn(e.data.hex);
+  };
 }
 
 function restart() {
@@ -324,13 +354,16 @@ function buildPad() {
     b.addEventListener("contextmenu", (e) => e.preventDefault());
     pad.appendChild(b);
   }
-  window.addEventListener("keydown", (e) => {
+  if (unit) { // the linked page's keys: each console its own (pistiLink.key routes them)
+    for (const [type, down] of [["keydown", true], ["keyup", false]])
+      window.addEventListener(type, (e) => { if (window.parent.pistiLink.key(e.key, down, e.repeat)) e.preventDefault(); });
+  } else window.addEventListener("keydown", (e) => {
     const name = KEYMAP[e.key];
     if (!name) return;
     e.preventDefault();
     if (!e.repeat) press(name, true);
   });
-  window.addEventListener("keyup", (e) => {
+  if (!unit) window.addEventListener("keyup", (e) => {
     const name = KEYMAP[e.key];
     if (name) { e.preventDefault(); press(name, false); }
   });
@@ -338,9 +371,22 @@ function buildPad() {
   $("help").textContent = profile === "pico"
     ? "Keys: arrows move, Z / Enter / Space = A (OK, play), X / Esc / Backspace = B (back, pause)."
     : "Keys: A / ← / ↑ and C / → / ↓ move, B / Enter / Space select, a long B goes back.";
+  if (unit) {
+    document.body.classList.add("unit");
+    $("help").textContent = window.parent.pistiLink.help(unit);
+    $("other").hidden = true;
+  }
   const other = $("other");
   other.href = profile === "pico" ? "?profile=featherwing" : "?";
   other.textContent = profile === "pico" ? "FeatherWing 128x32" : "Pico 128x64";
+  if (tab) { // the other end of the cable, in a tab of its own
+    const there = tab === "a" ? "b" : "a";
+    other.href = "?cable=" + there;
+    other.target = "_blank";
+    other.textContent = "console " + there.toUpperCase() + " (a new tab)";
+    $("help").textContent += " Console " + tab.toUpperCase() + " of two tabs linked by a cable (cable=" + tab +
+      "; the other: cable=" + there + "): Main menu > Link play, Host on one, Join on the other.";
+  }
   $("reset").addEventListener("click", () => {
     if (!confirm("Reset saves? The settings, the rankings and the game kept to Continue are erased " +
                  "(as an erased nvm on the board).")) return;
@@ -354,6 +400,7 @@ function buildPad() {
 
 // --- start ------------------------------------------------------------------------------------
 function main() {
+  if (linkPage) return linkMain();
   buildPad();
   canvas.height = (profile === "pico" ? 64 : 32) * SCALE;
   if (!(cap >= 16384 && cap <= 1048576) || !(WATCHDOG_MS >= 100)) {
@@ -363,7 +410,131 @@ function main() {
   }
   nvm = loadNvm();
   setState("booting", "booting…");
+  if (linkId && q.get("keys")) throw new Error("keys= is for one console: a linked console runs in real time");
   startWorker(false, q.get("keys") ? parseKeys(q.get("keys")) : null);
+}
+
+// --- link play (issue 18): two consoles side by side, their UARTs joined ---------------------
+// Each console is this page in an iframe (console=a / console=b): its own VM in its own worker,
+// its saves, its screen and buttons. The cable is here: what one console's UART sends (posted by
+// its worker after each tick) goes to the other's worker, which lets it into its UART at the
+// line's rate as its clock runs. The keyboard plays both (the desktop simulator's split, sim.py
+// --link): console A w a s d, F = A, G = B (a FeatherWing A: F G H = A B C); console B the
+// arrows, Enter or L = A, Backspace or K = B (a FeatherWing B: J K L = A B C).
+function linkKeymap(prof, index) {
+  if (prof === "pico") {
+    return index === 0
+      ? { w: "UP", s: "DOWN", a: "LEFT", d: "RIGHT", f: "A", g: "B" }
+      : { ArrowUp: "UP", ArrowDown: "DOWN", ArrowLeft: "LEFT", ArrowRight: "RIGHT", Enter: "A", l: "A",
+          Backspace: "B", k: "B" };
+  }
+  return index === 0 ? { f: "A", g: "B", h: "C" } : { j: "A", k: "B", l: "C" };
+}
+
+function linkHelp(prof, index) {
+  if (prof === "pico") {
+    return index === 0
+      ? "Console A's keys: W A S D move, F = A (OK, play), G = B (back, pause)."
+      : "Console B's keys: arrows move, Enter / L = A (OK, play), Backspace / K = B (back, pause).";
+  }
+  return index === 0 ? "Console A's keys: F / G / H = A / B / C (a long B goes back)."
+    : "Console B's keys: J / K / L = A / B / C (a long B goes back).";
+}
+
+function linkMain() {
+  if (q.get("keys")) throw new Error("keys= is for one console: the linked page (link=1) runs in real time");
+  const p2 = q.get("profile2");
+  const profiles = [profile, p2 === "featherwing" || p2 === "pico" ? p2 : profile];
+  const keymaps = profiles.map(linkKeymap);
+  document.title = "pisti: two linked consoles";
+  document.body.classList.add("linked");
+  $("console").hidden = true;
+  const box = document.createElement("main");
+  box.id = "linked";
+  const row = document.createElement("div");
+  row.className = "pair";
+  box.appendChild(row);
+  const frames = [];
+  for (const [i, id] of [[0, "a"], [1, "b"]]) {
+    const sub = new URLSearchParams();
+    for (const [k, v] of q) {
+      if (!["link", "profile", "profile2", "seed2", "lang2", "console"].includes(k)) sub.set(k, v);
+    }
+    sub.set("console", id);
+    if (profiles[i] !== "pico") sub.set("profile", profiles[i]);
+    if (i === 1 && q.get("seed2") !== null) sub.set("seed", q.get("seed2"));
+    if (i === 1 && q.get("lang2")) sub.set("lang", q.get("lang2"));
+    const fig = document.createElement("figure");
+    const label = document.createElement("figcaption");
+    label.textContent = "Console " + id.toUpperCase() + ": " + (profiles[i] === "pico" ? "128x64, six buttons"
+      : "FeatherWing 128x32, three buttons");
+    const f = document.createElement("iframe");
+    f.title = "console " + id.toUpperCase();
+    f.src = "?" + sub.toString();
+    fig.append(label, f);
+    row.appendChild(fig);
+    frames.push(f);
+  }
+  const cable = document.createElement("p");
+  cable.id = "cable";
+  const back = document.createElement("p");
+  back.innerHTML = '<a href="?">one console</a>';
+  box.append(cable, back);
+
+  const units = () => frames.map((f) => (f.contentWindow && f.contentWindow.pisti) || null);
+  const sent = [0, 0]; // bytes each console's UART sent (A's, B's)
+  const held = new Map(); // keyboard key -> [console, button]
+  const route = (key, down, repeat) => {
+    const k = key.length === 1 ? key.toLowerCase() : key;
+    let hit = held.get(k);
+    if (!hit) {
+      for (const i of [0, 1]) if (keymaps[i][k]) hit = [i, keymaps[i][k]];
+    }
+    if (!hit) return false;
+    const u = units()[hit[0]];
+    if (down) held.set(k, hit);
+    else held.delete(k);
+    if (u && u.press && !repeat) u.press(hit[1], down);
+    return true;
+  };
+  window.pistiLink = {
+    send(from, hex) {
+      const i = from === "a" ? 0 : 1;
+      sent[i] += hex.length / 2;
+      const u = units()[1 - i];
+      if (u && u.uartIn) u.uartIn(hex);
+    },
+    key: route,
+    help: (id) => linkHelp(profiles[id === "a" ? 0 : 1], id === "a" ? 0 : 1),
+  };
+  document.body.appendChild(box); // (the consoles load now: pistiLink is there for them)
+  window.addEventListener("keydown", (e) => { if (route(e.key, true, e.repeat)) e.preventDefault(); });
+  window.addEventListener("keyup", (e) => { if (route(e.key, false, false)) e.preventDefault(); });
+  window.addEventListener("blur", () => {
+    for (const k of [...held.keys()]) route(k, false, false);
+  });
+  // For tests: each console's pisti (its state, status(), ...), the cable's counts.
+  pisti.link = true;
+  pisti.units = units;
+  pisti.sent = sent;
+  pisti.status = async () => Promise.all(units().map((u) => (u ? u.status() : null)));
+  setState("running", "two linked consoles");
+  setInterval(() => {
+    for (const f of frames) { // each iframe as tall as its page
+      const d = f.contentDocument;
+      if (d && d.documentElement) {
+        const h = d.documentElement.scrollHeight + "px";
+        if (f.style.height !== h) f.style.height = h;
+      }
+    }
+    const us = units();
+    const states = us.map((u) => (u ? u.state : "loading"));
+    const bad = us.find((u) => u && u.error);
+    pisti.state = bad ? "error" : states.every((x) => x === "running") ? "running" : states.join("/");
+    pisti.error = bad ? bad.error : "";
+    cable.textContent = "link cable: " + sent[0].toLocaleString("en") + " B A→B, " +
+      sent[1].toLocaleString("en") + " B B→A";
+  }, 250);
 }
 try {
   main();

@@ -156,7 +156,7 @@ export class Console {
     // in the VM), and a snapshot must not be restored under new ones
     const f = {};
     for (const k of ["setup", "boot", "start", "step", "notice", "error", "press", "status", "mem", "free", "load",
-                     "collect", "record", "taken", "forget", "ballast"]) f[k] = d[k];
+                     "collect", "record", "taken", "forget", "ballast", "uart_in", "uart_out"]) f[k] = d[k];
     f.setup(!!this.o.seeded, "/web/entropy.bin", this.width, this.height, this.o.profile === "featherwing");
     // the stand-ins of C modules cost no heap on the board: loaded now, counted from here
     for (const m of this.o.config.standins) {
@@ -225,6 +225,8 @@ export class Console {
 
   run(op) {
     const f = this.f;
+    if (op[0] === "uart_in") return [f.uart_in(op[1]), []];
+    if (op[0] === "uart_out") return [f.uart_out(), []];
     const r = op[0] === "boot" ? f.boot(op[1]) : op[0] === "step" ? f.step(op[1])
       : op[0] === "start" ? f.start() : f.press(op[1], op[2]);
     if (r !== -2) {
@@ -297,6 +299,23 @@ export class Console {
     if (!this.f) return;
     this.f.press(k, down);
     this.log.push(["press", k, down]);
+  }
+
+  // Link play (?link=1): bytes from the other console's UART into this one's
+  // (a hex string), and what this one sent since the last call (hex, "" for
+  // none). Logged as the presses are: a tick taken back and run again replays
+  // them (what was sent then is sent again in the replay, and dropped).
+  uartIn(hex) {
+    if (!this.f || !hex) return;
+    this.f.uart_in(hex);
+    this.log.push(["uart_in", hex]);
+  }
+
+  uartOut() {
+    if (!this.f) return "";
+    const hex = this.f.uart_out();
+    this.log.push(["uart_out"]);
+    return hex || "";
   }
 
   status() {

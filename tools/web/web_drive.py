@@ -146,7 +146,18 @@ def _free(a, b):
 
 
 def _start(go, pending):
-    go[0](*go[1])
+    global _strict
+    # The linked game's start (see _run) holds the link's modules too: in one call its imports'
+    # compile garbage does not fit the Pico's heap here (nothing is freed during a call, where the
+    # board's collector frees it as it goes), and a VM at its cap can loop inside WebAssembly
+    # instead of raising MemoryError. So each module it would import first stops the call as a
+    # MemoryError would: the page takes the call back and runs it again with the modules
+    # imported first, one call each (pisti.mjs, Console.call), until none is new.
+    _strict = getattr(go[0], "__name__", None) == "start_link_game"
+    try:
+        go[0](*go[1])
+    finally:
+        _strict = False
     if pending is not None and pending.note is not None:
         app.screen.say(pending.note[0], pending.note[1])
 
@@ -158,6 +169,18 @@ def _run():
     from pisti_app.app import App
     App.start_game = _later_start
     App.continue_game = _later_continue
+    real_later = App.later
+
+    def later(self, fn, *args):
+        # link play: the linked game (pisti_app.linkmenu.start_link_game, at the end of a tick)
+        # also starts in a call of its own, once the menus are freed (as start_game's)
+        global _go
+        if getattr(fn, "__name__", None) == "start_link_game":
+            _go = (fn, args)
+        else:
+            real_later(self, fn, *args)
+
+    App.later = later
     pisti_app.boot(pisti_app._reloaded())
 
 
@@ -264,6 +287,18 @@ def error():
     return _d.error
 
 
+def uart_in(hexed):
+    """Link play (?link=1): bytes from the other console's VM (hex) reach
+    this one's busio.UART (the heap gauge's stand-in: its receive buffer, a
+    full one drops the rest as on the board)."""
+    _d.uart_in(hexed)
+
+
+def uart_out():
+    """Link play: what this console's UART sent since the last call (hex)."""
+    return _d.uart_out()
+
+
 def press(k, down):
     _d.press(k, down)
 
@@ -298,13 +333,43 @@ _orig = None
 _imports = []
 
 
+_strict = False  # a module not yet imported raises MemoryError (see _start)
+
+
 def _hook(name, g=None, l=None, fromlist=(), level=0):
     s = _imports
     s.append(name)
     s.append(g)
     s.append(level)
     s.append(fromlist)
+    if _strict and _fresh(name, g, level, fromlist):
+        raise MemoryError("import %s in a call of its own first" % name)
     return _orig(name, g, l, fromlist, level)
+
+
+def _full(name, g, level):
+    if not level:
+        return name
+    p = g["__name__"] if "__path__" in g else g["__name__"].rpartition(".")[0]
+    for _ in range(level - 1):
+        p = p.rpartition(".")[0]
+    return p + "." + name if name else p
+
+
+def _fresh(name, g, level, fl):
+    # whether this import would load a module of the firmware's (or a submodule its ``from``
+    # names); the built-in modules are in no sys.modules
+    full = _full(name, g, level)
+    if not full.startswith("pisti_"):
+        return False
+    m = sys.modules.get(full)
+    if m is None:
+        return True
+    if isinstance(fl, tuple):
+        for f in fl:
+            if f != "*" and not hasattr(m, f) and full + "." + f not in sys.modules:
+                return True
+    return False
 
 
 def record():
@@ -325,12 +390,7 @@ def taken():
     s = _imports
     for k in range(0, len(s), 4):
         name, g, level, fl = s[k], s[k + 1], s[k + 2], s[k + 3]
-        full = name
-        if level:
-            p = g["__name__"] if "__path__" in g else g["__name__"].rpartition(".")[0]
-            for _ in range(level - 1):
-                p = p.rpartition(".")[0]
-            full = p + "." + name if name else p
+        full = _full(name, g, level)
         i = 0
         while i >= 0:
             i = full.find(".", i + 1)

@@ -7,15 +7,21 @@
 // stuck inside WebAssembly is terminated by the page's watchdog.
 //
 // From the page: {type: "start", base, heapsize, cap, exact, profile,
-// overrides, nvm, seeded, reloaded, keys, hang}, {type: "press", key, down},
-// {type: "status", id}. To the page: "resize" (gc.mem_free() was not the
-// cap: start again with this bigger heapsize), "loaded" (the VM is up), "booted", "frame", "lines", "nvm",
+// overrides, nvm, seeded, reloaded, keys, hang, link}, {type: "press", key, down},
+// {type: "status", id}, {type: "uart", hex} (link play: bytes from the other
+// console). To the page: "resize" (gc.mem_free() was not the cap: start
+// again with this bigger heapsize), "loaded" (the VM is up), "booted", "frame", "lines", "nvm",
 // "heap", "beat" (still ticking), "oom" (the firmware's notice is on the
-// screen; its OK key), "error", "done" (a key script has settled), "status".
+// screen; its OK key), "error", "done" (a key script has settled), "status",
+// "uart" (link play: {hex}, what this console's UART sent in a tick).
 import { Console, loadFiles } from "./pisti.mjs";
 
 let con = null;
 let stopped = false;
+// Link play (?link=1): the cable's bytes from the other console (the page relays them), each
+// let into this console's UART at the line's rate (10 bits a byte at PISTI_LINK_BAUD) as its
+// clock runs; what this one's UART sent goes to the page after each tick.
+let link = null; // {queue: [hex, ...], baud, carry}
 const post = (m, transfer) => postMessage(m, transfer || []);
 
 function sendFrame() {
@@ -56,7 +62,9 @@ function runRealtime() {
     last = t;
     const ms = Math.floor(carry);
     carry -= ms;
+    if (link) linkIn(ms);
     if (!handle(con.step(ms))) return;
+    if (link) linkOut();
     con.ticks++;
     if (con.ticks % 20 === 0) sendHeap();
     if (t - beat >= 100) {
@@ -66,6 +74,32 @@ function runRealtime() {
     setTimeout(loop, Math.max(0, 10 - (performance.now() - t)));
   };
   setTimeout(loop, 0);
+}
+
+function linkIn(ms) {
+  if (!link.queue.length) {
+    link.carry = 0;
+    return;
+  }
+  link.carry += (ms * link.baud) / 10000;
+  let room = Math.floor(link.carry);
+  if (room < 1) return;
+  link.carry -= room;
+  let hex = "";
+  while (room > 0 && link.queue.length) {
+    const head = link.queue[0];
+    const take = Math.min(room, head.length / 2);
+    hex += head.slice(0, take * 2);
+    room -= take;
+    if (take * 2 === head.length) link.queue.shift();
+    else link.queue[0] = head.slice(take * 2);
+  }
+  con.uartIn(hex);
+}
+
+function linkOut() {
+  const hex = con.uartOut();
+  if (hex) post({ type: "uart", hex });
 }
 
 // --- a key script on a virtual clock: tools/simlib/headless.py's ScriptDriver,
@@ -163,6 +197,11 @@ async function start(m) {
     onLine: (line) => post({ type: "lines", lines: [line] }),
   });
   con.ticks = 0;
+  if (m.link) {
+    const board = files.find(([p]) => p === "/web/boards/" + m.profile + ".toml");
+    const baud = /^PISTI_LINK_BAUD\s*=\s*(\d+)/m.exec(new TextDecoder().decode(board[1]));
+    link = { queue: [], baud: Number(m.overrides.PISTI_LINK_BAUD || (baud ? baud[1] : 115200)), carry: 0 };
+  }
   // the build's heapsize for the cap, or a bigger one the page found needed for this build
   let heapsize = con.heapsizeFor(m.cap);
   if (m.build === config.build && m.heapsize > heapsize) heapsize = m.heapsize;
@@ -186,7 +225,10 @@ onmessage = (e) => {
   const m = e.data;
   try {
     if (m.type === "start") start(m).catch((err) => post({ type: "error", text: String(err && err.stack || err) }));
-    else if (m.type === "press") {
+    else if (m.type === "uart") {
+      // (before the boot, or after the console stopped, nothing listens: the bytes are lost)
+      if (link && con && con.f && !stopped) link.queue.push(m.hex);
+    } else if (m.type === "press") {
       if (con && con.f && !stopped) con.press(m.key, m.down);
     } else if (m.type === "status") {
       let value = null;
