@@ -154,9 +154,9 @@ class Receive:
         self.notices.append("action")
         if P.digest(self.match, self.hands_done, self.rot) != dg:
             self.mismatches += 1
-            self._repair()
-            return
-        self._after_action()
+            self._repair()  # the guest waits for the host's record; the host's game goes on (L-5)
+        if self.phase == PLAY:
+            self._after_action()
 
     def _repair(self):  # type: (pisti_core.linkgame.Lockstep) -> None
         """L-5: the guest takes the host's record; the host sends it."""

@@ -306,6 +306,36 @@ def test_L5_a_digest_that_disagrees_is_repaired_from_the_host_record():
     assert g.position()[2] == h.position()[2] and g.match.totals[0] == h.match.totals[1]
 
 
+def test_L5_a_disagreeing_digest_on_a_hands_last_action_ends_the_hand_on_the_host_too():
+    # the guest decides the hand's last action and the host's digest differs:
+    # the host sends its record and deals the next hand (it was left in play
+    # with the hand over while the guest dealt without it: wedged)
+    for seed in range(10):
+        clock, cable, h, g = pair(pisti2(), seed=seed)
+        rng = random.Random(seed)
+        for _ in range(60000):  # every console plays up to the hand's last action
+            clock.t += 10
+            for c in (h, g):
+                c.poll(clock.t)
+                if c.phase == G.OFFERED:
+                    c.answer(True)
+                if c.to_act() >= 0 and len(c.match.hand.actions) < 47:
+                    c.act(random_legal(c, rng))
+            if (g.phase == G.PLAY and len(g.match.hand.actions) == 47 and len(h.match.hand.actions) == 47
+                    and h.chan.idle() and g.chan.idle()):
+                break
+        if g.to_act() >= 0:
+            break
+    else:
+        raise AssertionError("no seed gives the guest the hand's last action")
+    h.match.totals[0] += 1  # the host's game drifts: its record is the game (L-5)
+    g.act(g.match.hand.legal()[0])
+    assert run(clock, (h, g), lambda: h.phase == G.PLAY and g.phase == G.PLAY and h.hands_done == g.hands_done == 1
+               and h.chan.idle() and g.chan.idle(), 120000)
+    assert h.mismatches == 1
+    assert g.position() == h.position()
+
+
 @FAST
 @given(st.integers(0, 10 ** 6), st.sampled_from([0.0, 0.01, 0.05]))
 def test_L5_L6_two_consoles_on_a_lossy_cable_play_the_same_match(seed, loss):
