@@ -246,6 +246,13 @@ def run_match(args, rng, clock, cable, cons, st, lat):
     pend = []
     seen = None
     differ = None  # the position where the digests last disagreed at a quiet moment
+    log = []  # --verbose: the match's last events (phases, cuts, tampering, repairs), printed when it wedges
+    was = {}
+
+    def note(what):
+        if args.verbose:
+            log.append("%8d %s" % (clock[0], what))
+            del log[:-40]
     while True:
         clock[0] += TICK
         now = clock[0]
@@ -258,6 +265,7 @@ def run_match(args, rng, clock, cable, cons, st, lat):
             if c.session is not None and not c.session.over:
                 # the power fails at a random cut point of one of its next nvm writes
                 c.nvm.cut_after_bytes = rng.randrange(0, 400)
+                note("power cut armed on the %s" % _name(c, host))
         for c in cons:
             try:
                 n = c.app_step(now, rng)  # polls the link first
@@ -265,7 +273,14 @@ def run_match(args, rng, clock, cable, cons, st, lat):
                 c.power_cut(now)
                 st["power_cuts"] += 1
                 n = 0
+                note("power cut on the %s: boots at %s, app %s" % (_name(c, host), c.link.phase, _where(c.session)))
             lk = c.link
+            if args.verbose:
+                now_is = (lk.phase, lk.hands_done, lk.repairs, lk.mismatches)
+                if was.get(c) != now_is:
+                    was[c] = now_is
+                    note("%s link %s hand %d repairs %d mismatches %d; app %s"
+                         % ((_name(c, host),) + now_is + (_where(c.session),)))
             if lk.phase == G.FAILED:
                 print("link failed on the %s: %s" % ("host" if c is host else "guest", lk.error.text), file=sys.stderr)
                 st["faults"] += 1
@@ -280,11 +295,13 @@ def run_match(args, rng, clock, cable, cons, st, lat):
                 if args.tamper and rng.random() < args.tamper and lk.match is not None:
                     lk.match.totals[0] += 1  # a fault in memory: the digests must find it (L-5)
                     st["tampered"] += 1
+                    note("tampered with the %s's totals" % _name(c, host))
                 # faults, drawn once an action: cable cuts and power cuts
                 if cut_until is None and rng.random() < args.cuts:
                     cut_until = now + rng.randrange(500, 60000)
                     cable.cut = True
                     st["cable_cuts"] += 1
+                    note("cable cut until %d" % cut_until)
                 if power_at is None and rng.random() < args.power:
                     power_at = now + rng.randrange(0, 3000)  # anywhere: a deal, a resend, a record
         a, b = host.link, guest.link
@@ -326,14 +343,21 @@ def run_match(args, rng, clock, cable, cons, st, lat):
             print("wedged: host %s %r, guest %s %r; the apps' games at %s, %s"
                   % (a.phase, a.position(), b.phase, b.position(), _where(host.session), _where(guest.session)),
                   file=sys.stderr)
+            for line in log:
+                print("  " + line, file=sys.stderr)
             st["faults"] += 1
             return False
+
+
+def _name(c, host):
+    return "host" if c is host else "guest"
 
 
 def _where(s):
     if s is None:
         return "none"
-    return "hand %d ply %s%s" % (s.hands_done, "-" if s.hand is None else s.hand.ply, " over" if s.over else "")
+    return "hand %d ply %s%s totals %r" % (s.hands_done, "-" if s.hand is None else s.hand.ply, " over" if s.over else "",
+                                          list(s.totals))
 
 
 def main(argv=None):
