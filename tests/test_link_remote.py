@@ -417,3 +417,74 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
             if st.get("legal") and not st.get("holding"):
                 d.rig.keys.tap("A", 20)
         assert st["screen"] != "table" or st["ply"] >= ply + 4, st
+
+
+def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_out():
+    # the guest's person ends the hand while its link waits for a record
+    # (L-9): the app's hand is scored and gone, and once the link is back
+    # in play at that ply the action is sent from the ended hand (it never
+    # was: both consoles waited, wedged)
+    from pisti_app.remote import LinkPlay
+    from pisti_app.session import GameSession
+
+    class Saves:
+        def end(self):
+            pass
+
+    class App:
+        stack = []
+        saves = Saves()
+        _want_next = False
+        _link_secs = -1
+        _timer = None
+
+    for seed in range(10):
+        clock = [0]
+        cable = Cable(lambda: clock[0], seed=seed)
+        rng = random.Random(seed)
+        s = P.Setup("pisti", 2, 101, False, 1, [None, None])
+        host = G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS, lambda n: bytes(rng.randrange(256) for _ in range(n)))
+        guest = LinkPlay(G.Lockstep(cable.b, P.GUEST, "t", 0, None, LEVELS,
+                                    lambda n: bytes(rng.randrange(256) for _ in range(n))))
+        app = App()
+        app.session = None
+        for _ in range(60000):
+            clock[0] += 10
+            app.now = clock[0]
+            host.poll(clock[0])
+            if host.to_act() >= 0 and len(host.match.hand.actions) < 47:
+                host.act(rng.choice(host.match.hand.legal()))
+            sess = app.session
+            if sess is None:
+                guest.tick(clock[0], None)
+                if guest.lock.phase == G.OFFERED:
+                    guest.lock.answer(True)
+                if guest.lock.phase == G.PLAY:
+                    sess = app.session = GameSession(Match("pisti", 2, 101, 0), [None, "acemi"], False)
+                    guest.adopt(sess)
+                    sess.linked = True
+                continue
+            guest.app_tick(app, clock[0])
+            h = sess.hand
+            if h.ply < 47:
+                a = guest.seat.choose(h.observe(1)) if h.turn == 1 else rng.choice(h.legal())
+                if a is not None:
+                    h.play(a)
+            elif host.chan.idle() and guest.lock.chan.idle() and len(guest.lock.match.hand.actions) == 47:
+                break
+        if sess.hand.turn == 0:
+            break
+    else:
+        raise AssertionError("no seed gives the guest the hand's last action")
+    guest.lock._need(False)  # the link waits for the host's record (as after a power cut, L-9)  # noqa: SLF001
+    sess.hand.play(sess.hand.legal()[0])  # the person ends the hand: App.hand_over
+    guest.tick(clock[0], sess.hand, b"", False)
+    sess.end_hand()
+    for _ in range(3000):
+        clock[0] += 10
+        app.now = clock[0]
+        host.poll(clock[0])
+        guest.app_tick(app, clock[0])
+        if host.hands_done == 1 and guest.lock.hands_done == 1 and guest.lock.phase == G.PLAY:
+            break
+    assert host.hands_done == 1 and host.phase == G.PLAY and guest.deck(1) == bytes(host.match.hand.deck)

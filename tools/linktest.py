@@ -121,7 +121,7 @@ class Console:
         br = self.bridge
         lk = self.link
         s = self.session
-        br.tick(now, s.hand if s is not None else None)
+        br.tick(now, None if s is None else s.last if s.hand is None else s.hand)  # as LinkPlay.app_tick
         if s is None:
             del lk.notices[:]
             if lk.phase != G.PLAY:
@@ -173,7 +173,7 @@ class Console:
     def _end(self, lk):
         """The match is over: its save ends once the link has delivered the
         last action (a cut before that boots into the ended hand, L-9)."""
-        if not self.ended and lk.chan.idle():
+        if not self.ended and lk.phase == G.OVER and lk.chan.idle():
             self.ended = True
             self.saves.end()
 

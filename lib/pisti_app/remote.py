@@ -207,11 +207,12 @@ class LinkPlay:
         s = app.session
         top = app.stack[0] if app.stack else None
         queued = bytes(getattr(top, "queue", None) or b"")
-        self.tick(now, s.hand if s is not None else None, queued)
+        h = None if s is None else s.last if s.hand is None else s.hand  # (an ended hand's last actions may not be out)
+        self.tick(now, h, queued)
         if s is not None and s.linked and self.stale(s):
             self._catch_up(app)
             return
-        if s is not None and s.over and not self.ended and self.lock.chan.idle():
+        if s is not None and s.over and not self.ended and self.lock.phase == G.OVER and self.lock.chan.idle():
             self.ended = True
             app.saves.end()  # the match's last action delivered: no game to resume any more (no write if none)
         if app._want_next and s is not None and s.hand is None and not s.over:
