@@ -292,8 +292,12 @@ def run_match(args, rng, clock, cable, cons, st, lat):
                     pend.append((c, lk._pos()[0:2], now))  # noqa: SLF001
                 st["actions"] += n
                 last_progress = now
-                if args.tamper and rng.random() < args.tamper and lk.match is not None:
-                    lk.match.totals[0] += 1  # a fault in memory: the digests must find it (L-5)
+                if args.tamper and rng.random() < args.tamper and c is guest and lk.phase == G.PLAY:
+                    # a fault in the guest's memory: the digests must find it and the host's record repair it
+                    # (L-5). Not the host's: its record is the game (L-5), so the fault would become the links'
+                    # game behind the apps' backs (they keep their own copies) and could end the match on one
+                    # side only (a tie to 101 in Pisti), which no console can resolve: wedged.
+                    lk.match.totals[0] += 1
                     st["tampered"] += 1
                     note("tampered with the %s's totals" % _name(c, host))
                 # faults, drawn once an action: cable cuts and power cuts
@@ -368,7 +372,7 @@ def main(argv=None):
     ap.add_argument("--cuts", type=float, default=0.01, help="chance an action is followed by a pulled cable (default 0.01)")
     ap.add_argument("--power", type=float, default=0.01, help="chance an action is followed by a power cut (default 0.01)")
     ap.add_argument("--tamper", type=float, default=0.002,
-                    help="chance an action is followed by a silent change of one console's totals (default 0.002)")
+                    help="chance a guest's action is followed by a silent change of its link's totals (default 0.002)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--verbose", action="store_true", help="a line per match on stderr")
     args = ap.parse_args(argv)
