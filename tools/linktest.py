@@ -360,8 +360,8 @@ def _name(c, host):
 def _where(s):
     if s is None:
         return "none"
-    return "hand %d ply %s%s totals %r" % (s.hands_done, "-" if s.hand is None else s.hand.ply, " over" if s.over else "",
-                                          list(s.totals))
+    return "hand %d ply %s%s totals %r" % (s.hands_done, "-" if s.hand is None else s.hand.ply,
+                                          " over" if s.over else "", list(s.totals))
 
 
 def main(argv=None):
