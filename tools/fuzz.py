@@ -440,8 +440,10 @@ class Fuzzer:
         pos = position(app)
         ch = self.chain
         if pos != ch.last and pos not in ch.cut_pos:
-            self.fail("the game resumed at %s; last shown %s%s" % (
-                _short(pos), _short(ch.last), ", at the cut %s" % " or ".join(_short(p) for p in ch.cut_pos) if ch.cut_pos else ""))
+            self.fail("the game resumed at %s; last shown %s%s%s" % (
+                _short(pos), _short(ch.last), ", at the cut %s" % " or ".join(_short(p) for p in ch.cut_pos) if ch.cut_pos else "",
+                " (the power was cut in the saves' %r%s)" % (ch.cut_write[0], ", erasing" if ch.cut_erase else "")
+                if ch.cut_write else " (the power was cut outside the saves' calls)"))
 
     def after_boot(self, session):
         """A boot ended by a power cut: what the next boot may resume. A
@@ -465,6 +467,8 @@ class Fuzzer:
                 pass
         elif kind == "start":
             ch.cut_pos.append((bytes(data), b""))
+        elif kind == "stats" and data is not None:
+            ch.cut_pos.append(_restore(data[0], data[1], below))  # the game as saved when the statistics were
 
     def first_check(self, session):
         """At the first tick of a boot after a cut: the game is still kept."""
@@ -668,6 +672,19 @@ def _hook(fuzzer, session):
     saves.Saves.add = wrap("add", saves.Saves.add, lambda a: bytes(a[0]))
     saves.Saves.start = wrap("start", saves.Saves.start, lambda a: a[0].header())
     saves.Saves.end = wrap("end", saves.Saves.end, lambda a: None)
+    from pisti_core import nvlog  # pylint: disable=import-outside-toplevel
+    # (the statistics, pisti_app.stats: written at a hand's end, before its last card is shown)
+    real_stats = nvlog.Store.put_stats
+
+    def put_stats(self, data):
+        ch.before = nv.snapshot()
+        ch.writing = ("stats", (bytes(self.game_header), bytes(self.game_actions)) if self.game_header else None)
+        out = real_stats(self, data)
+        ch.writing = None
+        return out
+
+    nvlog.Store.put_stats = put_stats  # (this module stays loaded from boot to boot: put back below)
+    fuzzer.unhook.append(lambda: setattr(nvlog.Store, "put_stats", real_stats))
     cont = games.GameFlow.continue_game
 
     def continue_game(app):

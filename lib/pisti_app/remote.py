@@ -207,8 +207,9 @@ class LinkPlay:
         s = app.session
         top = app.stack[0] if app.stack else None
         queued = bytes(getattr(top, "queue", None) or b"")
-        h = None if s is None else s.last if s.hand is None else s.hand  # (an ended hand's last actions may not be out)
-        self.tick(now, h, queued)
+        h = None if s is None else s.hand
+        self.tick(now, s.last if h is None and s is not None else h, queued)  # (an ended hand's last actions may not be out)
+        self.hand = h  # (what remote_action() reads: the hand in play only, never the ended one)
         if s is not None and s.linked and self.stale(s):
             self._catch_up(app)
             return
