@@ -273,7 +273,8 @@ class GameFlow:
             from pisti_app.match_end import MatchEnd
             self.show(MatchEnd(self, s.outcome[0] if s.outcome else None))
         else:
-            self.forget("pisti_app.results")
+            s.last = None  # the breakdown is gone: its hand need not stay through the next one
+            self.forget("pisti_app.results", "pisti_app.wrap")
             self.show(self._table())
 
     def end_match(self):  # type: (pisti_app.app.App) -> None

@@ -130,6 +130,9 @@ class LinkPlay:
         self.hand = hand
         if poll:
             lk.poll(now)
+        m = lk.match
+        if m is not None and len(m.history) > 1:  # only the last hand's entry is read here (the count is hands_done)
+            del m.history[:-1]
         if lk.phase != G.PLAY or hand is None:
             return
         mine = lk.match.hand

@@ -134,6 +134,10 @@ class GameSession:
         m = self.match
         self.last = m.hand
         pts = m.end_hand()
+        hs = m.history
+        if len(hs) > 1:  # only the last hand's entry is read (statistics): the rest are counted in base
+            self.base += len(hs) - 1
+            del hs[:-1]
         if not m.over and not self.linked:
             m.deal()
         return pts

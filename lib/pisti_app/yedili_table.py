@@ -32,13 +32,12 @@ from pisti_app import gfx
 from pisti_app import sprites
 from pisti_app import keys as K
 from pisti_app.strings import t
-from pisti_app.table import C_MSG_Y, CARD_Y, INFO_X, TableBase, hand_x
+from pisti_app.table import TableBase
 from pisti_app.util import const
 from pisti_app.yedili_parts import (SuitPicker, best_suit, hint, play_text, sort_key, why_not,
                                    yedili_status)
 
 _SLOTS = const(8)
-_C_SLOTS = const(4)
 _X0 = const(5)
 _PITCH = const(15)
 _HAND_Y = const(44)
@@ -55,8 +54,10 @@ class YediliTable(TableBase):
     def __init__(self, app):
         super().__init__(app)
         g = self.group
-        if self.compact:
-            self.compact_parts(g)
+        if self.compact:  # (32 px: the layout's code in a module of its own, loaded for this only)
+            from pisti_app.yedili_compact import compact_parts
+            compact_parts(self, g)
+            app.forget("pisti_app.yedili_compact")
         else:
             self.pending = gfx.label("medium", "", 46, 12, anchor=(1.0, 0.0), inverse=True, pad=1)
             g.append(self.pending)
@@ -89,29 +90,6 @@ class YediliTable(TableBase):
         self.shown = None  # a Muamele card on show in the top card's place
         self.base = self.hand.hn[0]  # cards held at the person's last play: the rest are new
         self.finish()
-
-    def compact_parts(self, g):
-        """The 32-px layout's sprites and labels (see the module docstring)."""
-        self.top = sprites.Card(sprites.MINI, 0, CARD_Y)
-        g.append(self.top.tile)
-        self.named = gfx.label("small", "", INFO_X, 16)
-        g.append(self.named)
-        self.pending = gfx.label("small", "", INFO_X + 1, 16, inverse=True, pad=1)
-        g.append(self.pending)
-        self.stock = sprites.Card(sprites.NANO, INFO_X, 24)
-        g.append(self.stock.tile)
-        self.stock_n = gfx.label("small", "", INFO_X + 8, 24)
-        g.append(self.stock_n)
-        self.action = gfx.label("small", "", 0, C_MSG_Y)
-        g.append(self.action)
-        self.slots = _C_SLOTS
-        self.cards = []
-        for i in range(_C_SLOTS):
-            c = sprites.Card(sprites.MINI, hand_x(i), CARD_Y)
-            g.append(c.tile)
-            self.cards.append(c)
-        self.larrow = gfx.label("small", "", 41, 21)
-        self.rarrow = gfx.label("small", "", 128, 21, anchor=(1.0, 0.0))
 
     # -- helpers -----------------------------------------------------------------
     def my_cards(self):
