@@ -140,6 +140,7 @@ class LinkPlay:
             return  # another hand (the app is behind or ahead by a deal)
         n = len(mine.actions)
         total = len(hand.actions) + len(queued)
+        sent = n < total
         while n < total and lk.to_act() >= 0:
             i = n
             a = hand.actions[i] if i < len(hand.actions) else queued[i - len(hand.actions)]
@@ -147,6 +148,8 @@ class LinkPlay:
             if lk.phase != G.PLAY:
                 break
             n = len(lk.match.hand.actions)
+        if sent and poll:
+            lk.poll(now)  # (what was decided goes on the cable in this tick, not the next: L-4's 100 ms)
 
     def stale(self, s):
         """True when the app's session ``s`` must take the link's game now
