@@ -281,3 +281,19 @@ def test_a_damaged_statistics_record_is_dropped_alone(device):
 def test_statistics_blobs_of_another_shape_do_not_read(data):
     assert not stats.ok(data)
     assert stats.ok(bytes(stats.blank()))
+
+
+def test_a_demo_shows_the_saved_statistics_and_counts_nothing(device):
+    # (issue 19: "demo never"; status() while a demo plays reads the real saves, writes nothing)
+    d = device(PISTI_SEED=3)
+    d.first_frame()
+    b = stats.blank()
+    stats.add(b, 0, 0, 3)  # three Pişti matches played
+    d.app.saves.store.put_stats(b)
+    d.app.close_saves()
+    d.run(31000)  # alone at the main menu: the demo
+    st = d.status()
+    assert st["demo"] and st["screen"] == "table"
+    assert st["stats"]["pisti"]["matches"] == 3 and st["stats"]["pisti"]["hands"] == 0
+    d.run(60000)  # bots play hands by themselves: none of it is counted
+    assert d.status()["stats"]["pisti"]["hands"] == 0

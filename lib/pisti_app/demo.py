@@ -55,6 +55,18 @@ class NoSaves:
         from pisti_app.saves import Saves
         return Saves(self.nvm).read_ranking()
 
+    @property
+    def stats(self):
+        """The statistics as saved (for ``App.status()``; read, never written)."""
+        from pisti_app.saves import Saves
+        return Saves(self.nvm).store.stats
+
+    def put_stats(self, data):
+        """Statistics: not kept (a demo never counts)."""
+
+    def _flag(self, notice):
+        """A notice about the saves: none while a demo plays."""
+
     def add(self, data):
         """An action: not kept."""
 

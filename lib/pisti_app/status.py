@@ -78,14 +78,7 @@ def stats_dict(app):
     """The statistics (:mod:`pisti_app.stats`) as ``{'pisti': {name: n}, 'yedili':
     {...}}`` (Pis Yedili has no piştis)."""
     from pisti_app import stats
-    sv = app.saves
-    if app.demo is not None:  # (the demo's saves keep nothing: the real ones, read only)
-        from pisti_app.saves import Saves
-        sv = Saves(app._nvm)  # pylint: disable=protected-access
-        data = sv.store.stats
-        b = stats.blank(data if data is not None and stats.ok(data) else None)
-    else:
-        b = stats.load(sv)[0]
+    b = stats.load(app.saves)[0]
     app.forget("pisti_app.stats")
     out = {}
     for g in (0, 1):
