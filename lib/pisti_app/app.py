@@ -54,7 +54,7 @@ if _CHECKING:  # (names the board has interned already: an import here costs not
 
 # Modules only the menus use: unloaded while a table is shown.
 _MENU_MODULES = ("pisti_app.menus", "pisti_app.menu", "pisti_app.info", "pisti_app.confirm",
-                 "pisti_app.wrap", "pisti_app.splash", "pisti_app.pause")
+                 "pisti_app.wrap", "pisti_app.splash")
 # Modules only a game uses: unloaded back at the main menu.
 _GAME_MODULES = ("pisti_app.match_end", "pisti_app.results", "pisti_app.pisti_table", "pisti_app.yedili_table",
                  "pisti_app.yedili_parts", "pisti_app.table", "pisti_app.sprites",
@@ -458,9 +458,8 @@ class App(GameFlow):
         self.demo = Demo(self)
 
     def pause(self):
-        """The game menu over the table (:mod:`pisti_app.pause`)."""
-        from pisti_app.pause import Pause
-        self.push(Pause(self).menu())
+        """The pause menu over the table."""
+        self.push(self.menus.pause())
 
     def ask(self, title, text, on_yes, keys_text, on_no=None):
         """A question (or, without ``on_no``, a notice) over the screen."""

@@ -7,7 +7,7 @@
 The contents of the list menus and what choosing in them does: the main
 menu, new game (rated or practice, T-1), settings (move timer T-3, undo,
 brightness, screen sleep: see ``App.wake``),
-and the rules index (the game menu over a table is :mod:`pisti_app.pause`).
+the pause menu (undo in practice, leaving T-4) and the rules index.
 A value changes with LEFT/RIGHT at once; OK confirms: Settings keep and go
 back, New game starts (from any row); BACK leaves. Settings are saved to
 nvm when their menu closes (only if they changed).
@@ -99,6 +99,29 @@ class Menus:
                 Item("sleep", t("screen_sleep"), (t("secs") % 30, t("mins") % 1, t("mins") % 2,
                                                   t("mins") % 5, t("never")), p["sleep"])]
 
+    def pause(self):
+        """The game menu over a table ("Menu", not "Paused": a rated game's
+        move timer runs on and shows in its top bar, T-3)."""
+        return ListMenu(self.app, "pause", self._pause_title(), self._pause_items(), self)
+
+    def _pause_title(self):
+        s = self.app.session
+        if s is None:
+            return t("game_menu")
+        tot = s.match.totals
+        return "%s  %s" % (t("game_menu"), "-".join([str(v) for v in tot]))
+
+    def _pause_items(self):
+        s = self.app.session
+        rated = s is not None and s.rated
+        items = [Item("resume", t("resume"))]
+        if not rated and self.app.prefs["undo"]:  # T-1: undo in practice, when on
+            items.append(Item("undo", t("undo")))
+        items += [Item("scores", t("scores")), Item("rules", t("rules")),
+                  Item("settings", t("settings")),
+                  Item("leave", t("leave_table") if rated else t("leave"))]
+        return items
+
     def rules(self):
         """The rules index."""
         return ListMenu(self.app, "rules", t("rules"),
@@ -133,6 +156,22 @@ class Menus:
                 app.push(info.Rankings(app) if k == "rankings" else info.About(app))
         elif n == "new_game" and k == "start":
             self.menu_confirm(menu)
+        elif n == "pause":
+            if k == "resume":
+                app.pop()
+            elif k == "rules":
+                app.push(self.rules())
+            elif k == "settings":
+                app.push(self.settings())
+            elif k == "scores":
+                from pisti_app import info
+                app.push(info.Scores(app))
+            elif k == "leave":
+                app.leave_game()
+            elif k == "undo":
+                if not app.undo():
+                    app.pop()
+                    app.screen.say(t("nothing_to_undo"), 1500)
         elif n == "rules":
             from pisti_app import info
             app.push(info.rules_pages(app, k))
@@ -223,6 +262,8 @@ class Menus:
             menu.set(t("new_game"), self._new_items())
         elif n == "settings":
             menu.set(t("settings"), self._settings_items())
+        elif n == "pause":
+            menu.set(self._pause_title(), self._pause_items())
         elif n == "rules":
             menu.set(t("rules"), [Item("pisti", t("pisti")), Item("yedili", t("yedili")),
                                   Item("buttons", t("buttons"))])
