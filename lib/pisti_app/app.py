@@ -206,12 +206,9 @@ class App(GameFlow):
         for code in codes:
             self.stack[-1].handle(code)
         del codes[:]
-        lk = self.link
-        if lk is not None:
-            lk.lock.poll(now)  # (what came on the cable, before the table looks: L-4's 100 ms)
         self.stack[-1].tick(self.now)
-        if lk is not None:
-            lk.app_tick(self, now)
+        if self.link is not None:
+            self.link.app_tick(self, now)
         nxt = self._next
         if nxt is not None:  # a screen change asked for: now that no screen code runs
             self._next = None
