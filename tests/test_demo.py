@@ -8,26 +8,13 @@ recorded (T-1: not even as practice; the saves are untouched, T-6), any key
 ends it and does nothing else, and after its first minutes screen sleep
 applies (item 1). ``--status`` says ``demo`` (item 8)."""
 
-import io
-import json
 import shutil
 
 import pytest
 
 from test_app_boot import Device, device  # noqa: F401  pylint: disable=unused-import
 
-from tools import sim
-
-FULL = {"on": True, "contrast": 255, "brightness": 1.0}
-DIM = {"on": True, "contrast": 0, "brightness": 0.0}
-
-
-def run_sim(*args):
-    """tools/sim.py headless in this process: its --status dict."""
-    out, err = io.StringIO(), io.StringIO()
-    code = sim.main(["--headless", "--seed", "1", "--status"] + list(args), out=out, err=err)
-    assert code == 0, err.getvalue()
-    return json.loads(out.getvalue().strip().splitlines()[-1])
+from test_screen_sleep import DIM, FULL, run_sim
 
 
 def test_30_seconds_alone_at_the_main_menu_start_the_demo():
