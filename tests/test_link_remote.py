@@ -36,20 +36,20 @@ class FakeBusio:
 
 
 def test_L6_the_cable_uart_comes_from_the_settings_with_the_profile_defaults():
-    from pisti_app import remote
+    from pisti_app import linkport
     FakeBusio.made = []
     env = {}
-    assert remote.open_uart(env.get, FakeBoard, FakeBusio) == "uart"
+    assert linkport.open_uart(env.get, FakeBoard, FakeBusio) == "uart"
     assert FakeBusio.made[-1] == ("gp0", "gp1", {"baudrate": 115200, "timeout": 0, "receiver_buffer_size": 256})
     env = {"PISTI_LINK_TX": "GP4", "PISTI_LINK_RX": "GP1", "PISTI_LINK_BAUD": 57600}
-    remote.open_uart(env.get, FakeBoard, FakeBusio)
+    linkport.open_uart(env.get, FakeBoard, FakeBusio)
     assert FakeBusio.made[-1][0:2] == ("gp4", "gp1") and FakeBusio.made[-1][2]["baudrate"] == 57600
     n = len(FakeBusio.made)
     for env, words in (({"PISTI_LINK_TX": "GP99"}, "PISTI_LINK_TX = 'GP99' is not a pin"),
                        ({"PISTI_LINK_TX": "GP1"}, "both GP1"),
                        ({"PISTI_LINK_BAUD": 5}, "PISTI_LINK_BAUD must be 9600 to 1000000")):
         with pytest.raises(ValueError, match=words):
-            remote.open_uart(env.get, FakeBoard, FakeBusio)
+            linkport.open_uart(env.get, FakeBoard, FakeBusio)
     assert len(FakeBusio.made) == n  # a bad setting claims no pin
 
 

@@ -43,23 +43,36 @@ def _host_game(d):
     return cable, guest, step
 
 
-def test_L7_the_countdown_shows_on_the_game_menu_and_the_scores_too(device, quick_gc):  # noqa: F811
+def test_L7_the_countdown_shows_on_the_leave_question_too(device, quick_gc):  # noqa: F811
+    """B in a link game asks whether to leave it (the full game menu is not
+    compiled next to the link's code on a Pico): the countdown shows there,
+    and B stays at the same table."""
     d = device()
     cable, guest, step = _host_game(d)
-    d.press("B")  # the game menu over the table
-    assert d.app.status()["screen"] == "pause"
+    table = d.app.stack[-1]
+    d.press("B")
+    st = d.app.status()
+    assert st["screen"] == "confirm" and "Leave the link game?" in st["message"], st
     cable.cut = True
     step(300)  # 3 s silent
     top = d.app.stack[-1]
-    assert top.name == "pause" and top.clock.text.startswith("?2:5"), top.clock.text
-    d.menu_to("scores")
-    d.press("A")  # a screen opened during the wait shows it at once
-    top = d.app.stack[-1]
-    assert top.timer_text.startswith("?2:5"), top.timer_text
+    assert top.name == "confirm" and top.clock.text.startswith("?2:5"), top.clock.text
+    d.press("B")  # stay
+    assert d.app.stack == [table] and d.app.status()["screen"] == "table"
     cable.cut = False
     step(100)
-    assert d.app.link.status(d.app.now) == "ok"
-    assert d.app.stack[-1].timer_text == "" and d.app.stack[-2].clock.text == ""  # heard again: gone
+    assert d.app.link.status(d.app.now) == "ok" and d.app.stack[-1].clock.text == ""
+
+
+def test_L8_a_practice_link_game_left_from_b_is_kept_and_the_other_console_hears_it(device, quick_gc):  # noqa: F811
+    d = device()
+    cable, guest, step = _host_game(d)
+    d.press("B")
+    d.press("A")  # leave
+    step(50)
+    st = d.app.status()
+    assert st["screen"] == "menu" and d.app.link is None and d.app.kept is not None, st
+    assert guest.phase == G.FAILED and guest.error.key == "bye", guest.phase
 
 
 def test_L7_the_countdown_shows_on_the_hands_breakdown(device, quick_gc):  # noqa: F811

@@ -43,7 +43,7 @@ from pisti_app import gfx, strings
 from pisti_app.games import GameFlow, seeded_below
 from pisti_app.keys import Input
 from pisti_app.sound import Sound
-from pisti_app.util import const, ticks_add, ticks_diff
+from pisti_app.util import const, drop_module, ticks_add, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # (names the board has interned already: an import here costs nothing)
@@ -347,12 +347,7 @@ class App(GameFlow):
         if sys.implementation.name == "cpython":
             return
         for name in names:
-            if name in sys.modules:
-                del sys.modules[name]
-            pkg, _, short = name.rpartition(".")
-            pkg = sys.modules.get(pkg) if pkg else None
-            if pkg is not None and hasattr(pkg, short):
-                delattr(pkg, short)
+            drop_module(name)
 
     @property
     def timer(self):
@@ -458,7 +453,16 @@ class App(GameFlow):
         self.demo = Demo(self)
 
     def pause(self):
-        """The pause menu over the table."""
+        """The pause menu over the table; in a link game, the question to leave
+        it (the link's code leaves no room to compile the menus there):
+        rated, with its cost (T-4); practice, kept to Continue."""
+        if self.link is not None and self.session is not None:
+            if self.session.rated:
+                self.leave_game()
+            else:
+                t = strings.t
+                self.ask(t("link_play"), t("link_leave_q"), self.leave_game, t("keys_leave"), self.pop)
+            return
         self.push(self.menus.pause())
 
     def ask(self, title, text, on_yes, keys_text, on_no=None):

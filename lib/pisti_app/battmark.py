@@ -11,8 +11,6 @@ battery power and left out when the battery is low), loaded by
 change of the supply does (:func:`tick`). Unloaded after each use.
 """
 
-import sys
-
 import displayio
 
 
@@ -50,7 +48,5 @@ def tick(app, p, value):
 
 def forget():
     """Unload this module (as App.forget): loaded again when next needed."""
-    sys.modules.pop(__name__, None)
-    pkg = sys.modules.get("pisti_app")
-    if pkg is not None and hasattr(pkg, "battmark"):
-        delattr(pkg, "battmark")
+    from pisti_app.util import drop_module
+    drop_module("pisti_app.battmark")

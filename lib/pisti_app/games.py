@@ -58,14 +58,15 @@ class GameFlow:
     screens and prefs)."""
 
     def _make_bots(self):  # type: (pisti_app.app.App) -> None
-        from pisti_core.bots import make_bot
         s = self.session
         if _CHECKING:
             assert s
         self.bots = [None, None, None, None]
+        outside = self.outside_bots
         for seat in range(s.players):
             lv = s.levels[seat]
-            if lv is not None:
+            if lv is not None and not hasattr(outside.get(seat), "choose"):  # (a seat taken by an object: no
+                from pisti_core.bots import make_bot  # bot code loaded for it, as in a link game, L-4)
                 self.bots[seat] = make_bot(s.game, lv, random)
         seats = sorted(self.outside_bots)  # the outside-bot hook goes first
         for seat in seats:
@@ -209,6 +210,7 @@ class GameFlow:
             from pisti_app import linkends
             if not linkends.resume(self, s):
                 return
+            self.forget("pisti_app.linkends")  # (loaded again for the link's rare turns)
         self.play_session(s, True)
 
     def undo(self):  # type: (pisti_app.app.App) -> bool

@@ -13,10 +13,8 @@ for good or has left (:func:`gone`). ``self`` is the
 :class:`pisti_app.remote.LinkPlay`.
 """
 
-from pisti_core import linkgame as G
-from pisti_core import linkproto as P
-
-from pisti_app.remote import LinkPlay, open_uart
+# (The link modules are imported where they are used: the end of a practice
+# game, :func:`_bots`, runs after the link code is gone and must not keep it.)
 
 
 def catch_up(self, app):
@@ -76,13 +74,22 @@ def gone(self, app, left=False):
     want = app._want_next
     self.close(app)
     s.linked = False  # the next hands are dealt here
+    app.later(_bots, app, why, want)  # once the link's code is gone: the bots' code may need compiling
+
+
+def _bots(app, why, want):
+    """L-8, practice: bots at the session's levels in the seats the link
+    took, and the notice: A plays on with them, B ends the game."""
+    from pisti_app import strings
+    t = strings.t
+    s = app.session
     yes = app.pop
     if s.hand is None:  # between hands: the next deal is this console's now
         s.match.deal()
         app.saves.start(s)
         if want:  # (the breakdown was left already: A sits down at the next hand)
             yes = lambda: app.later(app._next_hand)  # noqa: E731
-    app._make_bots()  # the seats the link took: bots at the session's levels
+    app._make_bots()
     app.ask(t("link_play"), why + "\n" + t("link_gone_bot"), yes, t("keys_bot"),
             lambda: _end(app))
 
@@ -99,6 +106,8 @@ def resume_lock(port, session, firmware, now, levels, urandom=None):
     """The Lockstep of the link game ``session`` restored from the saves
     (L-9): its setup from the save, its game as the save has it (the one
     behind catches up from the other's record)."""
+    from pisti_core import linkgame as G
+    from pisti_core import linkproto as P
     role, gseat, timer, key = session.link_info
     n = session.players
     rot = gseat if role == P.GUEST else 0
@@ -121,6 +130,8 @@ def resume(app, session, uart=None):
     the cable cannot be opened: the game stays kept (nothing saved is
     touched) and the main menu says why."""
     if uart is None:
+        from pisti_app.linkport import open_uart
+        app.forget("pisti_app.linkport")
         try:
             uart = open_uart()
         except (ValueError, ImportError, AttributeError) as e:
@@ -132,6 +143,7 @@ def resume(app, session, uart=None):
             app.main_menu()
             app.ask(strings.t("link_play"), str(e), app.pop, strings.t("keys_ok"))
             return False
+    from pisti_app.remote import LinkPlay
     link = LinkPlay(resume_lock(uart, session, "pisti", app.now, ("acemi", "kalfa", "usta", "random", "greedy")))
     app.link = link
     for seat in link.remote_seats():

@@ -123,14 +123,26 @@ def quit_link(app):
 
 
 def _open(app, uart):
-    from pisti_app import remote
     if uart is None:
+        from pisti_app.linkport import open_uart
+        app.forget("pisti_app.linkport")  # (its work is done once the port is open)
         try:
-            uart = remote.open_uart()
+            uart = open_uart()
         except (ValueError, ImportError, AttributeError) as e:
             app.ask(strings.t("link_play"), str(e), app.pop, strings.t("keys_ok"))
             return None
     return uart
+
+
+def _key():
+    import os
+    return os.urandom(16)  # L-3: the hands' bytes come from it (T-6's secure source)
+
+
+def _lock(port, role, now, setup):
+    from pisti_app.remote import LinkPlay
+    from pisti_core import linkgame as G
+    return LinkPlay(G.Lockstep(port, role, FIRMWARE, now, setup, LEVELS, key=_key()))
 
 
 def host(app, uart=None, partners=True):
@@ -140,7 +152,6 @@ def host(app, uart=None, partners=True):
     uart = _open(app, uart)
     if uart is None:
         return
-    from pisti_app import remote
     from pisti_core import linkproto as P
     p = app.prefs
     n = p["players"]
@@ -155,7 +166,7 @@ def host(app, uart=None, partners=True):
             k += 1
     setup = P.Setup(p["game"], n, p["target"] if p["game"] == "pisti" else None, p["rated"], guest, levels,
                     p["timer"])  # T-3: the host's move timer, for both people (L-10)
-    app.link = remote.host(uart, FIRMWARE, app.now, setup, LEVELS)
+    app.link = _lock(uart, P.HOST, app.now, setup)  # L-2: it offers ``setup`` when the guest says hello
     app.push(LinkWait(app))
 
 
@@ -164,8 +175,8 @@ def join(app, uart=None):
     uart = _open(app, uart)
     if uart is None:
         return
-    from pisti_app import remote
-    app.link = remote.guest(uart, FIRMWARE, app.now, LEVELS)
+    from pisti_core import linkproto as P
+    app.link = _lock(uart, P.GUEST, app.now, None)  # it answers the offer: link.lock.answer(True)
     app.push(LinkWait(app))
 
 
@@ -179,6 +190,10 @@ def start_link_game(app):
     s = lk.setup
     app.release()
     app.drop_menus()
+    if s.game == "yedili":  # the largest module first, while the heap is in the fewest pieces
+        from pisti_app import yedili_table  # noqa: F401  pylint: disable=unused-import
+    else:
+        from pisti_app import pisti_table  # noqa: F401  pylint: disable=unused-import
     levels = []
     for seat in range(s.players):
         lv = s.levels[(seat + lk.rot) % s.players]
@@ -195,3 +210,4 @@ def start_link_game(app):
     for seat in link.remote_seats():
         app.outside_bots[seat] = link.seat
     app.play_session(sess)
+    app.forget("pisti_app.linkmenu")  # (the game needs none of it: the heap of a link table is tight)

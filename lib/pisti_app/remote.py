@@ -4,12 +4,10 @@
 `pisti_app.remote`
 ==================
 
-Link play on the app's side (RULES.md L-1 .. L-9), loaded only for a link
-game (and forgotten after it):
+Link play on the app's side during the game (RULES.md L-1 .. L-9), loaded
+only for a link game (and forgotten after it); the cable is opened by
+:mod:`pisti_app.linkport`, the link set up by :mod:`pisti_app.linkmenu`:
 
-* :func:`open_uart` -- the cable's UART from settings.toml
-  (``PISTI_LINK_TX``, ``PISTI_LINK_RX``, ``PISTI_LINK_BAUD``; the board
-  profiles name them), ``busio.UART(..., timeout=0)``;
 * :class:`RemoteSeat` -- takes a seat the way a bot does (``app.seat_bot``):
   ``choose(obs)`` gives the action the other console decided at that ply,
   or None while it has not come (the table then waits, as for the person);
@@ -21,43 +19,6 @@ game (and forgotten after it):
 
 from pisti_core import linkgame as G
 from pisti_core import linkproto as P
-
-BAUD = 115200
-_BUFFER = 256  # busio.UART's receive buffer: a tick's worth of the line at full rate
-
-
-def open_uart(getenv=None, board=None, busio=None):
-    """``busio.UART`` on the pins settings.toml names (defaults: GP0/GP1 on a
-    Pico, TX/RX elsewhere), or ValueError with one clear sentence naming the
-    setting that is wrong."""
-    if getenv is None:
-        import os
-        getenv = os.getenv
-    if board is None:
-        import board
-    if busio is None:
-        import busio
-    gp = hasattr(board, "GP0")
-    names = []
-    for key, default in (("PISTI_LINK_TX", "GP0" if gp else "TX"), ("PISTI_LINK_RX", "GP1" if gp else "RX")):
-        v = getenv(key)
-        name = default if v is None or v == "" else str(v)
-        if getattr(board, name, None) is None:
-            raise ValueError("settings.toml: %s = %r is not a pin of this board" % (key, name))
-        names.append(name)
-    if names[0] == names[1]:
-        raise ValueError("settings.toml: PISTI_LINK_TX and PISTI_LINK_RX are both %s" % names[0])
-    baud = getenv("PISTI_LINK_BAUD")
-    if baud is None or baud == "":
-        baud = BAUD
-    try:
-        baud = int(baud)
-    except ValueError:
-        baud = 0
-    if not 9600 <= baud <= 1000000:
-        raise ValueError("settings.toml: PISTI_LINK_BAUD must be 9600 to 1000000, not %r" % (getenv("PISTI_LINK_BAUD"),))
-    return busio.UART(getattr(board, names[0]), getattr(board, names[1]), baudrate=baud, timeout=0,
-                      receiver_buffer_size=_BUFFER)
 
 
 class RemoteSeat:
@@ -294,21 +255,6 @@ class LinkPlay:
         if lk.lost(now):
             return "waiting"
         return "ok"
-
-
-def _key():
-    import os
-    return os.urandom(16)  # L-3: the hands' bytes come from it (T-6's secure source)
-
-
-def host(port, firmware, now, setup, levels):
-    """The host's link (L-2: it offers ``setup`` when the guest says hello)."""
-    return LinkPlay(G.Lockstep(port, P.HOST, firmware, now, setup, levels, key=_key()))
-
-
-def guest(port, firmware, now, levels):
-    """The guest's link (it answers the offer: ``link.lock.answer(True)``)."""
-    return LinkPlay(G.Lockstep(port, P.GUEST, firmware, now, None, levels, key=_key()))
 
 
 def link_info(lock):

@@ -32,12 +32,9 @@ RESERVE = const(2048)
 def _prefs():
     # The settings codec, imported for one use and not kept: it is needed
     # at boot and when a settings menu closes only.
-    import sys
     from pisti_app import prefs
-    sys.modules.pop("pisti_app.prefs", None)
-    pkg = sys.modules.get("pisti_app")
-    if pkg is not None and hasattr(pkg, "prefs"):
-        delattr(pkg, "prefs")
+    from pisti_app.util import drop_module
+    drop_module("pisti_app.prefs")
     return prefs
 
 

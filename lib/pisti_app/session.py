@@ -211,7 +211,5 @@ class GameSession:
             return session_io.restore(cls, header, actions, below)
         finally:
             if sys.implementation.name != "cpython":  # (as App.forget: a desktop keeps it)
-                sys.modules.pop("pisti_app.session_io", None)
-                pkg = sys.modules.get("pisti_app")
-                if pkg is not None and hasattr(pkg, "session_io"):
-                    delattr(pkg, "session_io")
+                from pisti_app.util import drop_module
+                drop_module("pisti_app.session_io")

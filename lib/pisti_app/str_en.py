@@ -36,6 +36,7 @@ S = {
     "link_declined": "The other player declined.",
     "keys_giveup": "B give up",
     "link_gone_bot": "A bot can take its seat.",
+    "link_leave_q": "Leave the link game? The other console can play on with a bot.",
     "rankings": "Rankings",
     "settings": "Settings",
     "rules": "Rules",

@@ -34,6 +34,7 @@ S = {
     "link_declined": "Diğer oyuncu katılmadı.",
     "keys_giveup": "B vazgeç",
     "link_gone_bot": "Yerine bir bot oynayabilir.",
+    "link_leave_q": "Kabloyla oyundan çıkıyor musun? Diğer konsol bir botla sürdürebilir.",
     "rankings": "Sıralama",
     "settings": "Ayarlar",
     "rules": "Kurallar",

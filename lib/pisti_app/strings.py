@@ -20,9 +20,8 @@ makes ``t()`` take those instead.
 """
 
 import gc
-import sys
 
-from pisti_app.util import const, open_asset
+from pisti_app.util import const, drop_module, open_asset
 
 LANGS = ("en", "tr")
 _H0 = const(5381)
@@ -61,12 +60,7 @@ def set_lang(lang):
         f.close()
         _state["file"] = _state["index"] = None
     if old is not None:  # the other language's rules go: never both in memory
-        pkg = sys.modules.get("pisti_app")
-        name = "rules_" + old
-        if "pisti_app." + name in sys.modules:
-            del sys.modules["pisti_app." + name]
-        if pkg is not None and hasattr(pkg, name):
-            delattr(pkg, name)
+        drop_module("pisti_app.rules_" + old)
         gc.collect()
     f = open_asset("strings/%s.txt" % lang)
     head = f.readline()

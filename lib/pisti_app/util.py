@@ -52,3 +52,17 @@ def open_asset(rel):
         except OSError:
             pass
     raise OSError("%s not found in /assets/ or assets/" % rel)
+
+
+def drop_module(name):
+    """Unload module ``name`` (dotted): out of ``sys.modules`` and out of its
+    package, whose attribute would keep it (its code is heap on the device)
+    alive. Imported again when next needed."""
+    import sys
+    mods = sys.modules
+    if name in mods:
+        del mods[name]
+    pkg, _, short = name.rpartition(".")
+    pkg = mods.get(pkg) if pkg else None
+    if pkg is not None and hasattr(pkg, short):
+        delattr(pkg, short)
