@@ -112,10 +112,9 @@ def test_L10_a_rated_link_game_left_is_ranked_against_a_person_and_shown_so(devi
     d = device()
     setup = P.Setup("pisti", 2, 101, True, 1, [None, None])
     _join(d, setup)
-    d.press("B")  # the game menu
-    d.menu_to("leave")
-    d.press("A")
-    assert d.app.status()["screen"] == "confirm"  # T-4: the cost first
+    d.press("B")  # at a link table: the question to leave
+    st = d.app.status()
+    assert st["screen"] == "confirm" and "Leaving now ends the rated game." in st["message"], st  # T-4: the cost first
     d.press("A")
     st = d.app.status()
     assert st["screen"] == "menu" and st["rankings"] == {

@@ -206,6 +206,8 @@ class App(GameFlow):
         for code in codes:
             self.stack[-1].handle(code)
         del codes[:]
+        if self.link is not None:
+            self.link.lock.poll(now)  # (what came on the cable, before the table looks: L-4's 100 ms)
         self.stack[-1].tick(self.now)
         if self.link is not None:
             self.link.app_tick(self, now)
