@@ -67,21 +67,23 @@ class LinkPlay:
         s = self.lock.setup
         return [i for i in range(s.players) if not self.lock.mine(i)]
 
-    def remote_action(self, ply):
-        """The link's action at ``ply`` of the app's hand, or None. The link may
-        have finished that hand already (the other console's play ended it):
-        then it is the last hand of the link's match history."""
+    def _acts(self, h):
+        """The link's actions of the app's hand ``h``, or None if the link holds
+        another hand. The link may have finished ``h`` already (the other
+        console's play ended it): then it is its match history's last hand."""
         m = self.lock.match
-        h = self.hand
         if m is None or h is None:
             return None
         if m.hand is not None and m.hand.deck == h.deck:
-            acts = m.hand.actions
-        elif m.history and m.history[-1][1] == h.deck:
-            acts = m.history[-1][2]
-        else:
-            return None
-        return acts[ply] if ply < len(acts) else None
+            return m.hand.actions
+        if m.history and m.history[-1][1] == h.deck:
+            return m.history[-1][2]
+        return None
+
+    def remote_action(self, ply):
+        """The link's action at ``ply`` of the app's hand, or None."""
+        acts = self._acts(self.hand)
+        return acts[ply] if acts is not None and ply < len(acts) else None
 
     def tick(self, now, hand, queued=b"", poll=True):
         """Run the link (unless ``poll`` is false); send what this console
@@ -139,11 +141,8 @@ class LinkPlay:
         h = s.hand
         if h is None:
             return lk.hands_done > s.hands_done or (m.over and not s.over)
-        if m.hand is not None and m.hand.deck == h.deck:
-            acts = m.hand.actions
-        elif m.history and m.history[-1][1] == h.deck:
-            acts = m.history[-1][2]
-        else:
+        acts = self._acts(h)
+        if acts is None:
             return True
         n = min(len(h.actions), len(acts))
         return bytes(h.actions[0:n]) != bytes(acts[0:n])
