@@ -106,12 +106,10 @@ def as_deck(deck, n):
     return deck if min(seen) else None
 
 
-if _CPYTHON:  # lists: CPython indexes and appends to them faster (the arena's speed)
-
-    def zeros(n):
-        return [0] * n
-else:  # bytearrays: small on the device's heap
-    zeros = bytearray
+def zeros(n):
+    """``n`` zeros: a list on CPython, which indexes it faster (the arena's
+    speed), a bytearray on the device (small on its heap)."""
+    return [0] * n if _CPYTHON else bytearray(n)
 
 
 def new_deck(decks=1):
