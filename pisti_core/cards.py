@@ -93,8 +93,6 @@ def as_deck(deck, n):
         return None
     if len(deck) != n:
         return None
-    if _CPYTHON:  # in C (the arena's speed): n ids that leave out none of 0 .. n-1
-        return None if bytes(range(n)).translate(None, deck) else deck
     # n ids below n, none twice, is every id once: mark them, then look for
     # an id not marked (a branch-free loop: every new hand passes here).
     seen = bytearray(n)
@@ -104,12 +102,6 @@ def as_deck(deck, n):
     except IndexError:  # an id of n or more
         return None
     return deck if min(seen) else None
-
-
-def zeros(n):
-    """``n`` zeros: a list on CPython, which indexes it faster (the arena's
-    speed), a bytearray on the device (small on its heap)."""
-    return [0] * n if _CPYTHON else bytearray(n)
 
 
 def new_deck(decks=1):

@@ -14,7 +14,7 @@ player to move plays (R-2). ``apply()`` checks and raises
 """
 
 from pisti_core.cards import (RANK, IllegalActionError, InvalidDeckError, as_deck, card_str,
-                              cards_str, parse_card, zeros)
+                              cards_str, parse_card)
 
 try:
     from micropython import const
@@ -31,10 +31,8 @@ _C2 = const(4)  # two of clubs
 _LAST_PLY = const(47)  # 52 cards - 4 in the centre = 48 plays a hand
 
 # P-12 card points: aces 1, jacks 1, 2C 2, TD 3 (16 a deck).
-PTS = zeros(52)  # a list on CPython, which indexes it faster (the arena's speed)
-for c in range(52):  # filled in place: no list for bytes() to copy on the device
-    PTS[c] = 1 if (c >> 2) in (0, _JACK) else 2 if c == _C2 else 3 if c == _TD else 0
-del c
+PTS = bytes([1 if (c >> 2) in (0, _JACK) else 2 if c == _C2 else 3 if c == _TD else 0
+             for c in range(52)])
 
 
 def centre(deck):
@@ -87,8 +85,9 @@ class PistiHand:
             if _CHECKING:
                 assert c  # check_deck refused the decks without a centre (four Jacks, P-5)
             pile, down = c
-        self.table = t = zeros(52)  # every card put on the pile or capturing, in order
-        t[0:4] = pile
+        self.table = t = bytearray(52)  # every card put on the pile or capturing, in order
+        for i in range(4):
+            t[i] = pile[i]
         self.tbase = 0  # the pile is table[tbase:tn]
         self.tn = 4
         self.hidden = down  # face-down cards still at the pile's bottom (P-8)
@@ -96,9 +95,9 @@ class PistiHand:
         self.hidden_side = -1  # the side that took them
         self.pile_pts = PTS[pile[0]] + PTS[pile[1]] + PTS[pile[2]] + PTS[pile[3]]
         # table[i] closes a run captured by side capt[i] - 1 (0: no capture there)
-        self.capt = zeros(52)
+        self.capt = bytearray(52)
         # Lists for the hands, which play() indexes most: faster on CPython
-        # (the arena, issue 20).
+        # (the arena, issue 20); the pile stays a bytearray (the 40K heap cap).
         self.hands = [0] * 16  # four slots a seat
         self.hn = [0, 0, 0, 0]
         self.pos = 4  # next deck card to deal
@@ -178,11 +177,11 @@ class PistiHand:
             self.pile_pts += PTS[c]
         ply = self.ply + 1
         self.ply = ply
-        if ply != self.end:
-            self.turn = (s + 1) % self.players
+        if ply != self.end:  # players is 2 or 4: the next seat is a mask away
+            self.turn = (s + 1) & (self.players - 1)
         elif self.pos < 52:
             self._deal()  # P-10
-            self.turn = (s + 1) % self.players
+            self.turn = (s + 1) & (self.players - 1)
         else:
             self.over = True  # P-11: leftovers are settled in result()
             self.turn = -1

@@ -122,21 +122,6 @@ def test_P4_shuffle_and_cut_is_fisher_yates_then_cuts_on_the_same_draws():
     assert jacks > 10  # the cut was repeated in some of them
 
 
-def test_P4_the_bench_picks_a_hands_plays_uniformly():
-    # The bench draws a hand's 48 plays at once: ints uniform in 0..11, each
-    # r % n for a hand of n = 1..4 cards (issue 20's speed figure).
-    from tools.bench import sources
-
-    _, picks = sources(4)
-    seen = [0] * 12
-    for _ in range(500):
-        r = picks()
-        assert len(r) == 48
-        for x in r:
-            seen[x] += 1
-    assert min(seen) > 1800 and max(seen) < 2200  # 2000 each
-
-
 def test_P4_T6_default_shuffle_draws_from_os_urandom(monkeypatch):
     drawn = []
     real = cards.os.urandom
