@@ -38,13 +38,38 @@ const out = LINK
 
 // --- the VM ---------------------------------------------------------------
 // Growth refused: the heap stays as loaded (NOTES.md: heapsize alone is no cap).
+// The collector is conservative: any word in a scanned block that looks
+// like the address of a heap block keeps that block alive. Bytes of game
+// data (cards, actions, saves) are small numbers; as words they look like
+// addresses just above 0, where this VM's heap would be, so a collection
+// kept kilobytes alive or not by chance (a menu 7 KB larger after one
+// match, and not after the next, flipping with unrelated code changes).
+// The Pico's heap is at 0x2000xxxx: the VM's is put there too, by a
+// malloc of the gap just before mp_js_init allocates it.
+const HEAP_AT = 0x20000000;
 let refuseGrowth = false;
+let padding = false;
 const realInstantiate = WebAssembly.instantiate;
-WebAssembly.instantiate = function (binary, imports) {
-  if (imports && imports.env && imports.env.emscripten_resize_heap && refuseGrowth) {
-    imports.env.emscripten_resize_heap = () => 0;
+WebAssembly.instantiate = async function (binary, imports) {
+  if (imports && imports.env && imports.env.emscripten_resize_heap) {
+    const grow = imports.env.emscripten_resize_heap;
+    const refuse = refuseGrowth;
+    imports.env.emscripten_resize_heap = (n) => (refuse && !padding ? 0 : grow(n));
   }
-  return realInstantiate.call(this, binary, imports);
+  const res = await realInstantiate.call(this, binary, imports);
+  const inst = res.instance || res;
+  const ex = inst.exports;
+  if (!ex.mp_js_init || !ex.malloc) return res;
+  const exports = Object.assign({}, ex);
+  exports.mp_js_init = (pystack, heapsize) => {
+    padding = true;
+    const at = ex.malloc(16);
+    if (at && at < HEAP_AT - (1 << 20)) ex.malloc(HEAP_AT - at - 4096);
+    padding = false;
+    return ex.mp_js_init(pystack, heapsize);
+  };
+  const instance = { exports };
+  return res.instance ? { instance, module: res.module } : instance;
 };
 
 let mp = null;
