@@ -62,11 +62,14 @@ WebAssembly.instantiate = async function (binary, imports) {
   if (!ex.mp_js_init || !ex.malloc) return res;
   const exports = Object.assign({}, ex);
   exports.mp_js_init = (pystack, heapsize) => {
-    padding = true;
+    padding = true; // (growth allowed until the heap is in place, capped or not)
     const at = ex.malloc(16);
     if (at && at < HEAP_AT - (1 << 20)) ex.malloc(HEAP_AT - at - 4096);
-    padding = false;
-    return ex.mp_js_init(pystack, heapsize);
+    try {
+      return ex.mp_js_init(pystack, heapsize);
+    } finally {
+      padding = false;
+    }
   };
   const instance = { exports };
   return res.instance ? { instance, module: res.module } : instance;
