@@ -272,6 +272,8 @@ class GameFlow:
             assert s
         self.release()
         if s.over:
+            if self.link is not None and self.link.ended:  # (its last action delivered: the link's code goes
+                self.drop_link()  # before the match end's is compiled, seen short of memory on a Pico)
             from pisti_app.match_end import MatchEnd
             self.show(MatchEnd(self, s.outcome[0] if s.outcome else None))
         else:
