@@ -21,6 +21,10 @@ _LINES = const(5)
 _C_LINES = const(2)  # 32-px layout
 
 
+def _closed():
+    """A closed question's answer: nothing."""
+
+
 class Confirm(Screen):
     """``Confirm(app, title, text, on_yes, keys_text, on_no=None)``; ``on_no``
     None makes it a notice."""
@@ -63,7 +67,9 @@ class Confirm(Screen):
         # What it answered with (closures of the screen that asked, and their
         # module) and its labels go now, even if a stale word on a board's
         # stack still points at this object: ~1 KB on an emulated link guest.
-        self.on_yes = self.on_no = None
+        self.on_yes = _closed
+        if self.on_no is not None:
+            self.on_no = _closed
         g = self.group
         while len(g):
             g.pop()
