@@ -216,6 +216,9 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, quick_gc):
     # the host's match end says goodbye once the last action was delivered (its link code goes first)
     assert m.over and guest.match.over and (guest.phase == G.OVER or guest.error.key == "bye"), guest.phase
     assert d.app.link is None
+    # nothing of the link is held at the match end: no seat is still the other console's player
+    # (it holds the link and so all of its code: 18.6 KB more live on the gauge's match end)
+    assert not [b for b in d.app.bots if type(b).__name__ == "RemoteSeat"] and not d.app.outside_bots
     assert host.lock.hands_done == guest.hands_done == d.app.session.hands_done == len(decks) >= 2
     assert decks == [bytes(h[1]) for h in guest.match.history]  # the link's decks
     assert list(m.totals) == list(reversed(guest.match.totals))  # the guest counts from its own seat

@@ -229,6 +229,10 @@ class LinkPlay:
         self.lock.poll(app.now)  # (the goodbye goes out if the line is free)
         app.link = None
         app.outside_bots = {}
+        bots = app.bots  # (the remote seats' player holds this link, and so all of its code)
+        for i in range(len(bots)):
+            if bots[i] is self.seat:
+                bots[i] = None
         app._want_next = False
         app._link_secs = -1
         app.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_app.linkends", "pisti_core.linkgame",
