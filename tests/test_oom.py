@@ -39,6 +39,14 @@ if WHERE == "bot":
         bot.choose = choose
     games.GameFlow._make_bots = _make_bots
 else:
+    if WHERE == "resume":  # and then again on the way back into the saved game
+        _play = games.GameFlow.play_session
+        def play_session(self, session, saved=False):
+            if saved and len(done) == 1:
+                done.append(2)
+                raise MemoryError("injected resuming the game")
+            _play(self, session, saved)
+        games.GameFlow.play_session = play_session
     _push = app_mod.App.push
     def push(self, screen):
         if screen.name == "pause" and not done:
@@ -98,6 +106,25 @@ def test_memory_error_at_a_screen_change_loses_nothing(tmp_path):
     st, err = sim(*(base + ["--keys", "A,B:900"]))  # the pause menu: MemoryError
     assert st["screen"] == "oom" and "injected at a screen change" in err
     st, _ = sim(*(base + ["--keys", "A,B:900,A"]))  # A: restart, straight into the game
+    assert st["screen"] == "table"
+    for key in ("ply", "turn", "your_hand", "totals", "hand", "dealer"):
+        assert st[key] == before[key], key
+
+
+def test_memory_error_going_back_into_the_game_gives_the_menu_with_continue(tmp_path):
+    """Out of memory again while the restart goes back into the saved game
+    (seen on an emulated Pico, a Pis Yedili 4p link game): no traceback and no
+    loop of restarts, the main menu with Continue under a notice; Continue
+    then plays on at the same ply (T-6: nothing saved was touched)."""
+    code = firmware(tmp_path, "resume")
+    base = ["--code", code, "--start", "pisti:2:kalfa", "--seed", "3", "--status"]
+    before, _ = sim(*(base + ["--keys", "A"]))
+    st, err = sim(*(base + ["--keys", "A,B:900,A"]))  # the pause menu: out of memory; A: the restart fails too
+    assert "injected at a screen change" in err and "out of memory going back into the game" in err
+    assert st["screen"] == "confirm" and st["message"].startswith("Out of memory going back"), st
+    st, _ = sim(*(base + ["--keys", "A,B:900,A,WAIT:500,A"]))  # OK: the main menu, Continue first
+    assert st["screen"] == "menu" and st["menu"][0] == st["cursor"] == "continue", st
+    st, _ = sim(*(base + ["--keys", "A,B:900,A,WAIT:500,A,WAIT:500,A"]))  # Continue
     assert st["screen"] == "table"
     for key in ("ply", "turn", "your_hand", "totals", "hand", "dealer"):
         assert st[key] == before[key], key

@@ -30,9 +30,9 @@ def boot(resume=False):
     current = None
     app = App(Hardware())
     App.forget("pisti_app.hw")  # its work is done: the App keeps what it built
-    if resume and app.kept is not None and app.screen.name != "table":
-        app.continue_game()
     current = app
+    if resume and app.kept is not None and not app.resumed:
+        app.resume_kept()  # (out of memory even on a fresh heap: the main menu, whose Continue tries again)
     return app
 
 

@@ -106,6 +106,7 @@ class App(GameFlow):
         self._want_next = False  # the next hand asked for, its link deal not come yet
         self._link_secs = -1  # L-7: the countdown shown while the link is silent
         self.session = None  # type: pisti_app.session.GameSession | None
+        self.resumed = False  # this boot went back into the kept game (resume_kept)
         self.kept = None  # type: pisti_app.games.Kept | None  # a game left to Continue (games.Kept), saved in nvm
         self.refreshes = 0
         self.dirty = True
@@ -166,10 +167,10 @@ class App(GameFlow):
         self._timer = None  # the move timer, loaded while a rated game is on (T-3)
         if start is not None and not bad:
             if self.kept is not None:
-                self.continue_game()  # T-4: losing power is not leaving
+                self.resume_kept()  # T-4: losing power is not leaving
             else:
                 self.start_game(start[0], start[1], start[2], target, rated)
-            if self.notices:
+            if self.notices and self.screen.name == "table":
                 self.screen.say(self.notices[0], 3000)
         else:  # (with PISTI_START, the splash only to name the settings ignored)
             from pisti_app.splash import Splash
@@ -423,6 +424,17 @@ class App(GameFlow):
         """Unload the menu screens' modules (their code is heap on the device)."""
         self._menus = None
         self.forget(*_MENU_MODULES)
+
+    def resume_kept(self):
+        """At boot: back into the kept game (T-6); out of memory even so,
+        :func:`pisti_app.oom.resume_failed`."""
+        kept = self.kept
+        self.resumed = True  # (once a boot)
+        try:
+            self.continue_game()
+        except MemoryError as e:
+            from pisti_app.oom import resume_failed
+            resume_failed(self, e, kept)
 
     def later(self, fn, *args):
         """Call ``fn(*args)`` at the end of this tick, once the screen that

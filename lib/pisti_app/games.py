@@ -206,6 +206,10 @@ class GameFlow:
         if s is None:  # cannot happen: the saves were read at boot
             self.main_menu()
             return
+        if s.game == "yedili":  # the largest module first, while the heap is in the fewest pieces
+            from pisti_app import yedili_table  # noqa: F401  pylint: disable=unused-import
+        else:
+            from pisti_app import pisti_table  # noqa: F401  pylint: disable=unused-import
         if s.linked:  # L-9: a power cut is not leaving; the link is opened again
             from pisti_app import linkends
             if not linkends.resume(self, s):

@@ -83,3 +83,33 @@ def out_of_memory(hw, three, err):
     displayio.release_displays()
     if hw.i2c is not None:
         hw.i2c.deinit()
+
+
+_LINK_MODULES = ("pisti_app.remote", "pisti_app.linkmenu", "pisti_app.linkends", "pisti_app.linkport",
+                 "pisti_core.linkgame", "pisti_core.linkproto", "pisti_core.linkchan", "pisti_core.linkrx",
+                 "pisti_core.linkframe")
+
+
+def resume_failed(app, err, kept):
+    """The boot's way back into the kept game (after running out of memory)
+    ran out of memory again: the main menu instead, the game still kept to
+    Continue (nothing saved is touched), and a notice saying so; never a
+    traceback, never a loop of restarts."""
+    from pisti_app import strings
+
+    print("pisti: out of memory going back into the game (%s)" % (err,))
+    link = app.link
+    app.link = None
+    if link is not None:  # (the cable's pins go back: Continue opens it again; no goodbye, L-9)
+        port = link.lock.chan.port
+        if hasattr(port, "deinit"):
+            port.deinit()
+        link = None
+    app.session = None
+    app.bots = [None, None, None, None]
+    app.outside_bots = {}
+    app.forget(*_LINK_MODULES)
+    app.kept = kept  # (the main menu offers Continue)
+    app.main_menu()
+    app.forget("pisti_app.oom")
+    app.ask(strings.t("app_title"), strings.t("oom_resume"), app.pop, strings.t("keys_ok"))

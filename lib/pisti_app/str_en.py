@@ -189,6 +189,7 @@ S = {
     "demo_keys": "Any key: the menu",
     "practice_end": "Practice: not ranked",
     "oom": "Out of memory:\nyour game is saved.\nPress A to restart.",
+    "oom_resume": "Out of memory going back into the game: it is still saved. Continue on the menu tries again.",
     "stats": "Statistics",
     "stats_lines": "Matches %d, won %d\nHands %d, won %d\nStreak %d, best %d",
     "stats_pistis": "Piştis %d, J-Piştis %d",

@@ -187,6 +187,7 @@ S = {
     "demo_keys": "Bir tuş: menü",
     "practice_end": "Antrenman: puansız",
     "oom": "Bellek yetmedi:\noyunun kaydedildi.\nYeniden başlatmak için A.",
+    "oom_resume": "Oyuna dönerken bellek yetmedi: oyun kayıtlı. Menüde Devam ile yeniden dene.",
     "stats": "İstatistikler",
     "stats_lines": "Maç %d, kazanılan %d\nEl %d, kazanılan %d\nSeri %d, en iyi %d",
     "stats_pistis": "Pişti %d, V.Pişti %d",
