@@ -3,7 +3,7 @@
 """The simulator's display fill, vectorised (numpy), for the desktop only.
 
 Blinka's displayio draws a TileGrid onto a mono OLED pixel by pixel in
-Python (``displayio._tilegrid._fill_pixels_packed``): two thirds of a
+Python (``displayio._tilegrid._fill_pixels_packed``): about 45% of a
 fuzz run's time. The rig (``tools.shims.install``) puts in its place, while
 it is installed, the same arithmetic over
 whole arrays: the same tile lookup, the same mask (a pixel a layer above
