@@ -433,7 +433,7 @@ def install(
         rig._set_attr(busio, "UART", UART)  # pylint: disable=protected-access  # link play's cable (uart.plug)
         rig._set_attr(pwmio, "PWMOut", FakePWMOut)  # pylint: disable=protected-access
         from . import fastfill  # pylint: disable=import-outside-toplevel
-        if fastfill.np is not None:  # Blinka's mono-OLED pixel loop over arrays (same pixels, ~3x faster)
+        if fastfill.np is not None:  # Blinka's mono-OLED pixel loop over arrays (same pixels, faster)
             from displayio import _tilegrid  # pylint: disable=import-outside-toplevel
             rig._set_attr(_tilegrid, "_fill_pixels_packed", fastfill.fill_pixels_packed)  # pylint: disable=protected-access
         rig._set_attr(microcontroller, "nvm", nvm)  # pylint: disable=protected-access
