@@ -48,7 +48,9 @@ def fill_pixels_packed(buffer, mask, colors, opaque, geometry, tilegrid, bitmap,
     tile_x = (tile % across) * tile_w + np.tile(local_x % tile_w, len(ys))
     tile_y = (tile // across) * tile_h + np.repeat(local_y % tile_h, len(xs))
     inside = (tile_x < bitmap._bmp_width) & (tile_y < bitmap._bmp_height)
-    tile_x, tile_y = np.where(inside, tile_x, 0), np.where(inside, tile_y, 0)
+    outside = not inside.all()
+    if outside:  # (a tile number past the bitmap: value 0, as Blinka's loop)
+        tile_x, tile_y = np.where(inside, tile_x, 0), np.where(inside, tile_y, 0)
     bits = bitmap._bits_per_value
     words = bitmap._data
     if bits == 8:
@@ -58,14 +60,16 @@ def fill_pixels_packed(buffer, mask, colors, opaque, geometry, tilegrid, bitmap,
         data = _words(words).astype(np.int64)
         word = data[tile_y * bitmap._stride + (tile_x >> bitmap._x_shift)]
         pixel = (word >> (32 - ((tile_x & bitmap._x_mask) + 1) * bits)) & bitmap._bitmask
-    pixel = np.where(inside, pixel, 0)
+    if outside:
+        pixel = np.where(inside, pixel, 0)
     shown = np.asarray(opaque, dtype=bool)[pixel]
     covered = not np.any(free & ~shown)
     todo = free & shown
     if not todo.any():
         return covered
     off, pixel = offset[todo], pixel[todo]
-    np.bitwise_or.at(masks, off >> 5, (np.ones(1, masks.dtype) << (off & 31).astype(masks.dtype)))
+    # Each pixel's bit is its own (the offsets differ), so a word's new bits are their sum.
+    masks |= np.bincount(off >> 5, weights=np.left_shift(1, off & 31), minlength=len(masks)).astype(masks.dtype)
     packed = off
     if not share_row:
         row, col = off // area_width, off % area_width
@@ -75,5 +79,6 @@ def fill_pixels_packed(buffer, mask, colors, opaque, geometry, tilegrid, bitmap,
         shift = (pixels_per_byte - 1) * depth - shift
     out = np.frombuffer(buffer, np.uint8)
     value = np.asarray(colors, dtype=np.int64)[pixel] << shift
-    np.bitwise_or.at(out, packed // pixels_per_byte, value.astype(np.uint8))
+    # Pixels sharing a byte sit at different shifts: their bits are disjoint, so a byte's are their sum.
+    out |= np.bincount(packed // pixels_per_byte, weights=value, minlength=len(out)).astype(np.uint8)
     return covered
