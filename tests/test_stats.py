@@ -114,6 +114,27 @@ def test_a_whole_pisti_match_and_one_hand_matches_are_counted(device):
     assert st["stats"]["yedili"] == ZERO["yedili"]  # per game
 
 
+def test_the_table_is_closed_before_the_statistics_code_is_loaded(device, monkeypatch):
+    """On the device, compiling the statistics at a hand's end while the
+    table's screen still held its share of the heap ran out of memory (an
+    emulated Pis Yedili 4p link guest, 920 B short): the table goes first."""
+    d = device(PISTI_SEED=6, PISTI_DELAY=0)
+    d.press("A")
+    seen = []
+    real = stats.count
+
+    def count(app, s, left=False):
+        seen.append([scr.name for scr in app.stack])
+        real(app, s, left)
+
+    monkeypatch.setattr(stats, "count", count)
+    d.app.start_game("pisti", 2, [None, "acemi"], 101, False)
+    d.app.bots[0] = First()
+    st = until(d, lambda app: app.screen.name != "table")
+    assert st["screen"] == "hand_end" and seen == [[]], (st["screen"], seen)
+    assert st["stats"]["pisti"]["hands"] == 1
+
+
 def test_pis_yedili_counts_its_own_hands_and_streak(device):
     d = device(PISTI_SEED=8, PISTI_DELAY=0)
     d.press("A")

@@ -241,6 +241,13 @@ class GameFlow:
             assert s
         if self.link is not None:
             self.link.tick(self.now, s.hand, b"", False)  # the hand's last actions go out first
+        self.later(self._hand_end)
+
+    def _hand_end(self):  # type: (pisti_app.app.App) -> None
+        self.release()  # the table goes first: the statistics' code compiles in its room
+        s = self.session
+        if _CHECKING:
+            assert s
         s.end_hand()
         self.count(s)  # before the next deal or the end is saved: see pisti_app.stats
         if s.over:
@@ -252,10 +259,6 @@ class GameFlow:
                 self.saves.end()
         elif s.hand is not None:  # (a link game's next deal comes from the link: saved then)
             self.saves.start(s)
-        self.later(self._hand_end)
-
-    def _hand_end(self):  # type: (pisti_app.app.App) -> None
-        self.release()  # the table goes before the breakdown comes
         from pisti_app.results import HandEnd
         self.show(HandEnd(self))
 
