@@ -356,6 +356,11 @@ def test_ladder_rows_table_and_plot(tmp_path):
     assert ("pisti", 2, "usta", "pimc16") in rows and ("pisti", 4, "kalfa", "pimc16") in rows
     assert ("yedili", 4, "usta", "greedy") in rows
     assert not any(g == "yedili" and b == "pimc16" for g, _, _, b in rows)
+    assert not any(b == "pimcg8" for _, _, _, b in rows)  # no Pis Yedili reference asked for
+    rows = ladder.rows_for("pimc16", ("pisti2", "yedili4"), "pimcg8")
+    assert ("yedili", 4, "usta", "pimcg8") in rows and ("yedili", 4, "kalfa", "pimcg8") in rows
+    assert not any(g == "pisti" and b == "pimcg8" for g, _, _, b in rows)
+    assert rows.index(("yedili", 4, "usta", "pimcg8")) < rows.index(("yedili", 4, "usta", "greedy"))
     fake = [{"game": g, "players": p, "a": a, "b": b, "deals": 100, "seed": 7,
              "mean_diff": 1.5 - i, "ci95": 0.5} for i, (g, p, a, b) in enumerate(rows)]
     md = ladder.markdown(fake)

@@ -11,8 +11,10 @@ README and a plot (PNG, Pillow).
 
 Rows (A vs B, A's mean hand points minus B's; Pis Yedili: penalty avoided):
 Pişti 2p and 4p, ``usta`` and ``kalfa`` against ``--ref`` and against
-``greedy``; Pis Yedili 4p against greedy (the PIMC reference plays Pişti
-only). ``--ray`` / RAY_ADDRESS shards every row's deals over Ray.
+``greedy``; Pis Yedili 4p against ``--yref`` (the Pis Yedili reference,
+``pimcg8`` by default: tools/botlab/pimc_yedili.py) and against greedy
+(``--yref ""`` for greedy only). ``--ray`` / RAY_ADDRESS shards every row's
+deals over Ray.
 """
 
 import argparse
@@ -28,12 +30,13 @@ if _ROOT not in sys.path:
 from tools import arena  # noqa: E402
 
 
-def rows_for(ref, modes=("pisti2", "pisti4", "yedili4")):
-    """The matchups: (game, players, A, B)."""
+def rows_for(ref, modes=("pisti2", "pisti4", "yedili4"), yref=None):
+    """The matchups: (game, players, A, B); ``yref`` is Pis Yedili's reference."""
     out = []
     for m in modes:
         game, players = m[:-1], int(m[-1])
-        refs = ([ref] if game == "pisti" and ref else []) + ["greedy"]
+        r = ref if game == "pisti" else yref
+        refs = ([r] if r else []) + ["greedy"]
         for b in refs:
             for a in ("usta", "kalfa"):
                 out.append((game, players, a, b))
@@ -41,11 +44,11 @@ def rows_for(ref, modes=("pisti2", "pisti4", "yedili4")):
 
 
 def run_ladder(ref, deals, seed, jobs=1, use_ray=False, modes=("pisti2", "pisti4", "yedili4"),
-               progress=False, ref_deals=None):
+               progress=False, ref_deals=None, yref=None):
     """Play every row; a list of dicts (game, players, a, b, deals, mean_diff, ci95, ...)."""
     res = []
-    for game, players, a, b in rows_for(ref, modes):
-        n = ref_deals if (ref_deals and b == ref) else deals
+    for game, players, a, b in rows_for(ref, modes, yref):
+        n = ref_deals if (ref_deals and b != "greedy") else deals
         r = arena.run(game, players, [a, b], n, seed, jobs=jobs, progress=progress,
                       use_ray=use_ray)
         res.append({"game": game, "players": players, "a": a, "b": b, "deals": n,
@@ -127,6 +130,7 @@ def plot(path, rows, title):
 def main(argv=None):
     ap = argparse.ArgumentParser(description="The bot ladder against the search reference.")
     ap.add_argument("--ref", default="pimc16", help="the reference bot (Pişti rows)")
+    ap.add_argument("--yref", default="pimcg8", help="the reference bot (Pis Yedili rows; \"\": none)")
     ap.add_argument("--deals", type=int, default=400, help="deals a row against greedy")
     ap.add_argument("--ref-deals", type=int, default=None,
                     help="deals a row against the reference (default --deals)")
@@ -151,7 +155,7 @@ def main(argv=None):
                 if m not in ("pisti2", "pisti4", "yedili2", "yedili3", "yedili4"):
                     raise ValueError("unknown mode %r (like pisti2, yedili4)" % m)
             rows = run_ladder(a.ref, a.deals, a.seed, a.jobs, arena.ray_wanted(a.ray), modes,
-                              not a.quiet and sys.stderr.isatty(), a.ref_deals)
+                              not a.quiet and sys.stderr.isatty(), a.ref_deals, a.yref)
             if a.merge:
                 with open(a.merge) as f:
                     old = json.load(f)
