@@ -84,7 +84,7 @@ class Receive:
                 self._send_record(p[:1] == b"\x01" and self.role == P.HOST)
         elif typ == RECORD:
             self._on_record(p)
-        elif typ == BYE:
+        elif typ == BYE and self.phase != OVER:  # (a goodbye after the match's end ends nothing)
             self.phase = FAILED
             self.error = P.LinkError("bye", "the other console left the game")
 

@@ -431,3 +431,21 @@ def test_L10_a_rated_link_match_gives_each_person_their_own_result():
     clock, cable, h, g = pair(s, seed=11)
     assert run(clock, (h, g), lambda: h.phase == G.OVER and g.phase == G.OVER, 7200000, random_legal, rng)
     assert h.outcome() == g.outcome()
+
+
+def test_L8_a_goodbye_after_the_match_end_ends_nothing_but_one_before_it_does():
+    """The console that leaves the match end first says goodbye; the other,
+    its match over too, stays over (it then frees its link before its own
+    match end screen: an emulated host kept ~19 KB of link code there
+    because the goodbye had failed its link)."""
+    clock, cable, h, g = pair(pisti2(False), seed=12)
+    rng = random.Random(12)
+    assert run(clock, (h, g), lambda: h.phase == G.PLAY and g.phase == G.PLAY, 60000)
+    g.leave()  # in play: leaving fails the other's link
+    assert run(clock, (h, g), lambda: h.phase == G.FAILED, 5000)
+    assert h.error.key == "bye"
+    clock, cable, h, g = pair(pisti2(False), seed=13)
+    assert run(clock, (h, g), lambda: h.phase == G.OVER and g.phase == G.OVER, 7200000, random_legal, rng)
+    g.leave()
+    run(clock, (h, g), lambda: False, 2000)
+    assert h.phase == G.OVER and h.error is None and h.chan.idle()

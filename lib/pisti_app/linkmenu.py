@@ -194,6 +194,7 @@ def start_link_game(app):
         from pisti_app import yedili_table  # noqa: F401  pylint: disable=unused-import
     else:
         from pisti_app import pisti_table  # noqa: F401  pylint: disable=unused-import
+    from pisti_app import stats  # noqa: F401  pylint: disable=unused-import  # (kept: see GameFlow.count)
     levels = []
     for seat in range(s.players):
         lv = s.levels[(seat + lk.rot) % s.players]

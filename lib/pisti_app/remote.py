@@ -236,7 +236,8 @@ class LinkPlay:
         app._want_next = False
         app._link_secs = -1
         app.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_app.linkends", "pisti_core.linkgame",
-                   "pisti_core.linkproto", "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe")
+                   "pisti_core.linkproto", "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe",
+                   "pisti_app.stats")
 
     def deck(self, hands_done):
         """The deck of hand ``hands_done`` once the link has dealt it, else None."""
