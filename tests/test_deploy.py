@@ -18,7 +18,7 @@ import pytest
 
 from tools import deploy
 from tools import mpy as mpytool
-from tools.deploylib import imports, mpyfile, settings_check
+from tools.deploylib import imports, mpyfile, settings_check, shrink
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOT_OUT = (
@@ -200,6 +200,13 @@ def test_folder_without_boot_out_needs_force(tmp_path, project, capsys):
 # ---------------------------------------------------------------- copying
 
 
+def placed(rel, src):
+    """The bytes deploy puts on the board for the project file ``src``: the
+    modules of lib/ and pisti_core/ minified (tools/deploylib/shrink.py)."""
+    data = Path(src).read_bytes()
+    return shrink.minify(data.decode(), rel).encode() if shrink.shrinks(rel) else data
+
+
 def test_deploy_real_project_lays_out_the_firmware(tmp_path, capsys):
     d = make_drive(tmp_path / "CIRCUITPY")
     install_ssd1306(d)
@@ -210,7 +217,7 @@ def test_deploy_real_project_lays_out_the_firmware(tmp_path, capsys):
         expected = set(sources) | {"boot_out.txt", "settings.toml", deploy.MANIFEST_NAME,
                                    "lib/adafruit_displayio_ssd1306.py"}
         wrong = files_under(d) ^ expected
-        wrong |= {rel for rel, src in sources.items() if (d / rel).read_bytes() != src.read_bytes()}
+        wrong |= {rel for rel, src in sources.items() if (d / rel).read_bytes() != placed(rel, src)}
         return sources, wrong
 
     # Others edit the project while tests run: a file changed mid-deploy is synced by the next one.
@@ -243,7 +250,7 @@ def test_deploy_keeps_user_files_and_adds_missing_settings(drive, project, capsy
     for rel in ("notes.txt", "pisti_saves.bin", "lib/adafruit_ticks.mpy", "boot_out.txt"):
         assert after[rel] == before[rel], rel  # same bytes, never rewritten
     for rel in EXPECTED:
-        assert (drive / rel).read_bytes() == (project / rel).read_bytes()
+        assert (drive / rel).read_bytes() == placed(rel, project / rel)
     settings = (drive / "settings.toml").read_bytes()
     assert settings.startswith(USER_SETTINGS)  # the user's bytes, untouched
     added = settings[len(USER_SETTINGS):]
@@ -276,7 +283,31 @@ def test_only_the_changed_file_is_copied(drive, project, capsys, monkeypatch):
     assert "1 copied, 6 unchanged" in out
     assert replaced[0] == drive / "lib" / "app" / "screens.py"
     assert replaced[1:] == [drive / deploy.MANIFEST_NAME]  # the new hash is recorded
-    assert (drive / "lib" / "app" / "screens.py").read_text() == "SCREENS = 4\n"
+    assert (drive / "lib" / "app" / "screens.py").read_text() == "SCREENS=4\n"  # minified
+
+
+def test_modules_go_minified_unless_asked_not_to(drive, project, capsys, monkeypatch):
+    """deploylib/shrink.py: lib/ and pisti_core/ minified (locals renamed, docstrings dropped),
+    code.py and assets as written; --no-minify and a missing python-minifier copy them as written."""
+    (project / "lib" / "app" / "screens.py").write_text(
+        '"""The screens."""\n\ndef count(screens_wanted):\n    """How many."""\n'
+        '    total_so_far = screens_wanted * 2\n    return total_so_far\n')
+    assert run(capsys, "--to", drive, "--source", project, "--no-libs")[0] == 0
+    text = (drive / "lib" / "app" / "screens.py").read_text()
+    assert "total_so_far" not in text and "How many" not in text and "def count(screens_wanted)" in text
+    ns = {}
+    exec(compile(text, "screens.py", "exec"), ns)  # pylint: disable=exec-used
+    assert ns["count"](screens_wanted=4) == 8  # keyword names kept
+    assert (drive / "code.py").read_bytes() == (project / "code.py").read_bytes()
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs", "--no-minify")
+    assert status == 0 and "warning" not in err
+    for rel in EXPECTED:
+        assert (drive / rel).read_bytes() == (project / rel).read_bytes(), rel
+    run(capsys, "--to", drive, "--source", project, "--no-libs")
+    monkeypatch.setattr(shrink, "available", lambda: False)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs")
+    assert status == 0 and "python-minifier is not installed" in err
+    assert (drive / "lib" / "app" / "screens.py").read_bytes() == (project / "lib" / "app" / "screens.py").read_bytes()
 
 
 def test_temp_name_then_rename_and_code_py_last(drive, project, capsys, monkeypatch):
@@ -307,7 +338,7 @@ def test_interrupted_deploy_leftovers_and_edits_on_the_board(drive, project, cap
     assert status == 0, err
     assert not list(drive.rglob(deploy.TMP_PREFIX + "*"))
     assert "pisti_core/rules.py was edited on the board" in err
-    assert (drive / "pisti_core" / "rules.py").read_bytes() == (project / "pisti_core" / "rules.py").read_bytes()
+    assert (drive / "pisti_core" / "rules.py").read_bytes() == placed("pisti_core/rules.py", project / "pisti_core" / "rules.py")
     assert "1 copied, 6 unchanged" in out
 
 
@@ -570,8 +601,8 @@ def test_mpy_cross_compiles_modules_and_swaps_back(drive, project, tmp_path, cap
     ours = files_under(drive) - {"boot_out.txt", "settings.toml", deploy.MANIFEST_NAME, "notes.txt",
                                  "pisti_saves.bin", "lib/adafruit_ticks.mpy"}
     assert ours == compiled | {"code.py", "assets/fonts/small.pcf"}
-    assert (drive / "pisti_core" / "rules.mpy").read_bytes() == b"C\x06\x03\x1fpisti_core/rules.py:" + (
-        project / "pisti_core" / "rules.py").read_bytes()
+    assert (drive / "pisti_core" / "rules.mpy").read_bytes() == b"C\x06\x03\x1fpisti_core/rules.py:" + placed(
+        "pisti_core/rules.py", project / "pisti_core" / "rules.py")
     assert (drive / "code.py").read_bytes() == (project / "code.py").read_bytes()
     assert "5 removed" in out  # the .py twins of the compiled modules
     # Compiled again: identical output, nothing copied.

@@ -290,7 +290,9 @@ def test_command_lines_use_options_the_tools_have():
 
 
 def test_the_windows_line_pins_the_circup_of_the_requirements():
-    """Deploy needs circup alone; the README's Windows line installs the pinned one."""
+    """Deploy needs circup and python-minifier; the README's Windows line installs the pinned ones."""
     with open(os.path.join(ROOT, "tools", "requirements.txt"), encoding="utf-8") as f:
-        pin = next(line.strip() for line in f if line.lower().startswith("circup=="))
-    assert "`pip install %s`" % pin in readme()
+        lines = f.read().splitlines()
+    pins = [next(line.strip() for line in lines if line.lower().startswith(name + "=="))
+            for name in ("circup", "python-minifier")]
+    assert "`pip install %s`" % " ".join(pins) in readme()

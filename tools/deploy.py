@@ -13,6 +13,9 @@ keys ``settings.toml`` lacks, and records what it placed in
 next time while files it did not put there are never touched. With
 ``--offline`` the libraries come from the project's own environment instead
 (``.venv``: the versions tools/requirements.txt pins, deploylib/envlibs.py).
+The modules of ``pisti_core/`` and ``lib/`` go minified (deploylib/shrink.py:
+locals renamed, docstrings dropped; the board interns fewer names and keeps
+~10 KB more free in a link game); ``--no-minify`` copies them as written.
 
 Before it copies the game it checks, and stops with one clear message
 (``--force``: a warning) when: the board profile contradicts the Board ID
@@ -53,7 +56,7 @@ if __name__ == "__main__":  # typed as python tools/deploy.py: the project's .ve
 
     useenv.reexec()
 
-from tools.deploylib import DeployError, boards, bundle, envlibs, imports, mpyfile, settings_check  # noqa: E402
+from tools.deploylib import DeployError, boards, bundle, envlibs, imports, mpyfile, settings_check, shrink  # noqa: E402
 from tools.deploylib import skipped as _skipped  # noqa: E402
 from tools.deploylib.drives import find_drives  # noqa: E402
 from tools.deploylib.libs import (  # noqa: E402,F401 (library_name: for tests)
@@ -388,6 +391,11 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
     if ENTRY not in sources:
         plan.warnings.append(f"the project at {source_root} has no code.py yet, so the board will not start the game")
     plan.force, plan.profile = args.force, args.profile
+    if not getattr(args, "no_minify", False):
+        if shrink.available():
+            sources = shrink.shrink_sources(sources, work_dir)
+        else:
+            plan.warnings.append(shrink.MISSING)
     if args.mpy_cross:
         version, warnings = check_mpy_cross(args.mpy_cross, info.major if info else 0, force=args.force)
         out(f"  mpy-cross: {version}")
@@ -1031,6 +1039,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="device library list (default: tools/requirements-device.txt)")
     parser.add_argument("--mpy-cross", metavar="PATH",
                         help="compile pisti_core/ and lib/ to .mpy with CircuitPython's mpy-cross")
+    parser.add_argument("--no-minify", action="store_true",
+                        help="copy pisti_core/ and lib/ as written (readable tracebacks) instead of minified "
+                        "(locals renamed, docstrings dropped: ~10 KB more free in a link game, "
+                        "tools/deploylib/shrink.py)")
     parser.add_argument("--source", default=str(ROOT), metavar="DIR",
                         help="project folder to deploy (default: this checkout)")
     parser.add_argument("--zip", metavar="OUTDIR",

