@@ -173,3 +173,42 @@ def test_L9_continue_with_no_cable_to_open_says_why_and_keeps_the_game(device, q
     d.press("A")
     st = d.status()
     assert st["screen"] == "menu" and st["menu"][0] == "continue", st
+
+
+def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, quick_gc, monkeypatch):  # noqa: F811
+    """On CircuitPython (linkmenu.restarts) the first deal is saved and the
+    console restarts into it (run(): supervisor.reload(), then boot(resume)):
+    the table on a fresh heap. The other console sees a power cut's silence;
+    the game goes on at its first ply with the link's deal."""
+    from pisti_app import linkmenu
+    monkeypatch.setattr(linkmenu, "restarts", lambda: True)
+    r = Rig.__new__(Rig)
+    r.make, r.nvm, r.base = device, FlashNvm(), 0
+    r.d = device(nvm=r.nvm)
+    r.cable = Cable(r.clock)
+    r.guest = G.Lockstep(r.cable.b, P.GUEST, "pisti", r.clock(), None, LEVELS)
+    r.rng = random.Random(3)
+    r.d.first_frame()
+    uart.plug(r.cable.a)
+    r.d.press("A")
+    r.d.menu_to("link_play")
+    r.d.press("A")
+    r.d.press("A")  # Host
+    for _ in range(3000):
+        if r.d.app.restart:
+            break
+        r.step(guest_plays=False)
+    app = r.d.app
+    assert app.restart and app.session is None and app.status()["screen"] != "table"  # no table built
+    assert app.saves.kept(app.below, app.rankings.stamp).linked  # the first deal is saved, with its link
+    r.power_cut()  # supervisor.reload(): the UART closed, code.py again ...
+    r.d.app.resume_kept()  # ... and boot(resume=True) goes straight back into the game
+    st = r.until(lambda st: st["screen"] == "table", 500)
+    h = r.d.app.session.hand
+    assert r.d.app.link is not None and not r.d.app.restart
+    assert len(h.actions) == 0 and bytes(h.deck) == bytes(r.guest.match.hand.deck)  # L-3: the link's deal
+    st = r.until(lambda st: st["screen"] != "table" or st["ply"] >= 6, person=True)
+    r.until(lambda st: r.guest.chan.idle() and r.d.app.link.lock.chan.idle(), 500, guest_plays=False)
+    n = len(r.d.app.session.hand.actions)
+    assert n >= 6 and bytes(r.guest.match.hand.actions[0:n]) == bytes(r.d.app.session.hand.actions)
+    assert r.d.app.link.status(r.d.app.now) == "ok"

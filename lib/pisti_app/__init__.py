@@ -50,7 +50,9 @@ def run():
     off: a tick then only reads the keys and the timers), forever. Out of memory, the
     player sees :func:`pisti_app.oom.out_of_memory`'s notice, never a
     traceback, and the console restarts into the saved game (on the board
-    by ``supervisor.reload()``, on a desktop rig in this process)."""
+    by ``supervisor.reload()``, on a desktop rig in this process). The
+    app's ``restart`` (a link game's start on the board) restarts the same
+    way, without a notice."""
     global current  # pylint: disable=global-statement
     import gc
     import time
@@ -60,21 +62,26 @@ def run():
         app = boot(resume)
         err = None
         try:
-            while True:
+            while not app.restart:
                 app.tick()
                 time.sleep(0.05 if app.nap > 1 else 0.01)
         except MemoryError as e:
             err = e
-        hw = app.hw  # what the notice needs; the rest of the app goes now
-        three = app.input.three
-        app.stack = []
-        app.session = None
-        app = None
-        current = None
-        gc.collect()
-        from pisti_app.oom import out_of_memory
-        out_of_memory(hw, three, err)
         resume = True
+        if err is not None:
+            hw = app.hw  # what the notice needs; the rest of the app goes now
+            three = app.input.three
+            app.stack = []
+            app.session = None
+            app = None
+            current = None
+            gc.collect()
+            try:
+                from pisti_app.oom import out_of_memory
+                out_of_memory(hw, three, err)
+            except MemoryError:  # not even the notice fits: the restart alone
+                pass
+        # else: the app asked (a link game starts on a fresh heap, linkmenu.restarts)
         try:
             import supervisor
             supervisor.reload()  # the board: code.py again, on a fresh heap

@@ -107,6 +107,7 @@ class App(GameFlow):
         self._link_secs = -1  # L-7: the countdown shown while the link is silent
         self.session = None  # type: pisti_app.session.GameSession | None
         self.resumed = False  # this boot went back into the kept game (resume_kept)
+        self.restart = False  # run() restarts the board into the saved game (a link game's start)
         self.kept = None  # type: pisti_app.games.Kept | None  # a game left to Continue (games.Kept), saved in nvm
         self.refreshes = 0
         self.dirty = True

@@ -180,6 +180,14 @@ def join(app, uart=None):
     app.push(LinkWait(app))
 
 
+def restarts():
+    """True where a link game starts by restarting the console into it:
+    CircuitPython, whose ``supervisor.reload()`` gives code.py a fresh heap
+    (a desktop rig plays on in place)."""
+    import sys
+    return sys.implementation.name == "circuitpython"
+
+
 def start_link_game(app):
     """Both joined, the first hand dealt by the link (L-3): sit down."""
     from pisti_app import remote
@@ -188,13 +196,6 @@ def start_link_game(app):
     link = app.link
     lk = link.lock
     s = lk.setup
-    app.release()
-    app.drop_menus()
-    if s.game == "yedili":  # the largest module first, while the heap is in the fewest pieces
-        from pisti_app import yedili_table  # noqa: F401  pylint: disable=unused-import
-    else:
-        from pisti_app import pisti_table  # noqa: F401  pylint: disable=unused-import
-    from pisti_app import stats  # noqa: F401  pylint: disable=unused-import  # (kept: see GameFlow.count)
     levels = []
     for seat in range(s.players):
         lv = s.levels[(seat + lk.rot) % s.players]
@@ -208,6 +209,20 @@ def start_link_game(app):
     sess = GameSession(m, levels, s.rated, number)
     sess.linked = True
     sess.link_info = remote.link_info(lk)  # saved with the game: a power cut is not leaving (L-9)
+    if restarts():
+        # On the board: saved, then a restart into it, as after a power cut (L-9; the screen
+        # stays until run() restarts). The table gets a fresh heap in one piece, without the
+        # names the menus and the link's set-up interned (the board never frees one).
+        app.saves.start(sess)
+        app.restart = True
+        return
+    app.release()
+    app.drop_menus()
+    if s.game == "yedili":  # the largest module first, while the heap is in the fewest pieces
+        from pisti_app import yedili_table  # noqa: F401  pylint: disable=unused-import
+    else:
+        from pisti_app import pisti_table  # noqa: F401  pylint: disable=unused-import
+    from pisti_app import stats  # noqa: F401  pylint: disable=unused-import  # (kept: see GameFlow.count)
     for seat in link.remote_seats():
         app.outside_bots[seat] = link.seat
     app.play_session(sess)
