@@ -176,12 +176,12 @@ def test_L9_continue_with_no_cable_to_open_says_why_and_keeps_the_game(device, q
 
 
 def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, quick_gc, monkeypatch):  # noqa: F811
-    """On CircuitPython (linkmenu.restarts) the first deal is saved and the
+    """On CircuitPython (pisti_app.restarts) the first deal is saved and the
     console restarts into it (run(): supervisor.reload(), then boot(resume)):
     the table on a fresh heap. The other console sees a power cut's silence;
     the game goes on at its first ply with the link's deal."""
-    from pisti_app import linkmenu
-    monkeypatch.setattr(linkmenu, "restarts", lambda: True)
+    import pisti_app
+    monkeypatch.setattr(pisti_app, "restarts", lambda: True)
     r = Rig.__new__(Rig)
     r.make, r.nvm, r.base = device, FlashNvm(), 0
     r.d = device(nvm=r.nvm)
@@ -212,3 +212,28 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, quick_
     n = len(r.d.app.session.hand.actions)
     assert n >= 6 and bytes(r.guest.match.hand.actions[0:n]) == bytes(r.d.app.session.hand.actions)
     assert r.d.app.link.status(r.d.app.now) == "ok"
+    # Left (practice: kept to Continue): the main menu in place, Continue on it
+    app = r.d.app
+    assert app.linked_boot
+    app.leave_game()
+    r.until(lambda st: st["screen"] == "menu", 200)
+    assert not app.restart and r.d.app.status()["menu"][0] == "continue"
+    # With nothing kept, the main menu after a link game comes by a restart (its screen stays until then)
+    app.kept = None
+    app.main_menu()
+    assert app.restart and app.stack
+
+
+def test_the_main_menu_restarts_only_after_a_link_game_on_the_board(device, quick_gc, monkeypatch):  # noqa: F811
+    import pisti_app
+    d = device()
+    d.first_frame()
+    app = d.app
+    app.main_menu()
+    assert not app.restart  # CircuitPython only
+    monkeypatch.setattr(pisti_app, "restarts", lambda: True)
+    app.main_menu()
+    assert not app.restart and d.app.status()["screen"] == "menu"  # no link game since the boot
+    app.linked_boot = True
+    app.main_menu()
+    assert app.restart

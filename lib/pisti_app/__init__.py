@@ -36,6 +36,15 @@ def boot(resume=False):
     return app
 
 
+def restarts():
+    """True where the app restarts the console to give a link game, and the
+    main menu after one, a fresh heap: CircuitPython, whose
+    ``supervisor.reload()`` runs code.py again (the names it interned and
+    the heap's pieces gone). A desktop rig plays on in place."""
+    import sys
+    return sys.implementation.name == "circuitpython"
+
+
 def _reloaded():
     # True when code.py runs again after supervisor.reload() (the restart below).
     try:

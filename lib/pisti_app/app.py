@@ -108,6 +108,7 @@ class App(GameFlow):
         self.session = None  # type: pisti_app.session.GameSession | None
         self.resumed = False  # this boot went back into the kept game (resume_kept)
         self.restart = False  # run() restarts the board into the saved game (a link game's start)
+        self.linked_boot = False  # a link game was played since this boot
         self.kept = None  # type: pisti_app.games.Kept | None  # a game left to Continue (games.Kept), saved in nvm
         self.refreshes = 0
         self.dirty = True
@@ -454,7 +455,14 @@ class App(GameFlow):
         gc.collect()
 
     def main_menu(self):
-        """Back to the main menu (everything else closed)."""
+        """Back to the main menu (everything else closed). After a link game,
+        on the board, by a restart (nothing kept to resume: the menu on a
+        fresh heap)."""
+        if self.linked_boot and self.kept is None and self.link is None:
+            import pisti_app
+            if pisti_app.restarts():
+                self.restart = True  # (the screen stays until run() restarts)
+                return
         self.release()
         self._timer = None
         self.forget(*_GAME_MODULES)

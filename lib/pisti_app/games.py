@@ -211,6 +211,7 @@ class GameFlow:
         else:
             from pisti_app import pisti_table  # noqa: F401  pylint: disable=unused-import
         if s.linked:  # L-9: a power cut is not leaving; the link is opened again
+            self.linked_boot = True
             from pisti_app import stats  # noqa: F401  pylint: disable=unused-import  # (kept: see count)
             from pisti_app import linkends
             if not linkends.resume(self, s):

@@ -180,16 +180,9 @@ def join(app, uart=None):
     app.push(LinkWait(app))
 
 
-def restarts():
-    """True where a link game starts by restarting the console into it:
-    CircuitPython, whose ``supervisor.reload()`` gives code.py a fresh heap
-    (a desktop rig plays on in place)."""
-    import sys
-    return sys.implementation.name == "circuitpython"
-
-
 def start_link_game(app):
     """Both joined, the first hand dealt by the link (L-3): sit down."""
+    import pisti_app
     from pisti_app import remote
     from pisti_app.session import GameSession
     from pisti_core.match import Match
@@ -209,7 +202,7 @@ def start_link_game(app):
     sess = GameSession(m, levels, s.rated, number)
     sess.linked = True
     sess.link_info = remote.link_info(lk)  # saved with the game: a power cut is not leaving (L-9)
-    if restarts():
+    if pisti_app.restarts():
         # On the board: saved, then a restart into it, as after a power cut (L-9; the screen
         # stays until run() restarts). The table gets a fresh heap in one piece, without the
         # names the menus and the link's set-up interned (the board never frees one).
