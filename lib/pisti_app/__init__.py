@@ -28,11 +28,9 @@ def boot(resume=False):
     from pisti_app.hw import Hardware
 
     current = None
-    app = App(Hardware())
-    App.forget("pisti_app.hw")  # its work is done: the App keeps what it built
+    app = App(Hardware(), resume)  # (resume: straight back into the kept game, no splash; out of memory
+    App.forget("pisti_app.hw")     # even on a fresh heap, the main menu, whose Continue tries again)
     current = app
-    if resume and app.kept is not None and not app.resumed:
-        app.resume_kept()  # (out of memory even on a fresh heap: the main menu, whose Continue tries again)
     return app
 
 

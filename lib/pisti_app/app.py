@@ -90,7 +90,7 @@ class App(GameFlow):
 
     demos = 0  # demos started since boot: the next one's game (pisti_app.demo.MODES)
 
-    def __init__(self, hw):
+    def __init__(self, hw, resume=False):
         hw = Hardware(hw)
         self.hw = hw
         self.display = hw.display
@@ -167,7 +167,9 @@ class App(GameFlow):
         self.forget("pisti_app.startup")  # read once
         self._menus = None
         self._timer = None  # the move timer, loaded while a rated game is on (T-3)
-        if start is not None and not bad:
+        if resume and self.kept is not None:  # a restart (out of memory, a link game's start): no splash
+            self.resume_kept()
+        elif start is not None and not bad:
             if self.kept is not None:
                 self.resume_kept()  # T-4: losing power is not leaving
             else:

@@ -212,7 +212,9 @@ class GameFlow:
             from pisti_app import pisti_table  # noqa: F401  pylint: disable=unused-import
         if s.linked:  # L-9: a power cut is not leaving; the link is opened again
             self.linked_boot = True
-            from pisti_app import stats  # noqa: F401  pylint: disable=unused-import  # (kept: see count)
+            import pisti_app
+            if not pisti_app.restarts():  # (kept: see count; a board's restarted heap compiles it at a hand's end)
+                from pisti_app import stats  # noqa: F401  pylint: disable=unused-import
             from pisti_app import linkends
             if not linkends.resume(self, s):
                 return
@@ -308,10 +310,12 @@ class GameFlow:
     def count(self, s, left=False):  # type: (pisti_app.app.App, Kept | pisti_app.session.GameSession, bool) -> None
         """The statistics (:mod:`pisti_app.stats`, loaded for this only) of
         the hand just ended in ``s``, or of the rated match ``s`` left; never
-        for a demo. A link game loads the module as it starts, beside the
-        table's, and keeps it until the link closes: at a hand's end the
-        link table's heap is in too many pieces to compile it (an emulated
-        Pis Yedili 4p guest, 1,022 B short even with the table closed)."""
+        for a demo. A link game keeps the module until the link closes; one
+        played in place (a desktop rig, the gauge) loads it as it starts,
+        beside the table's: there a hand's end found the link table's heap
+        in too many pieces to compile it (an emulated Pis Yedili 4p guest,
+        1,022 B short even with the table closed). On the board a link game
+        runs on the fresh heap of a restart (:func:`pisti_app.restarts`)."""
         from pisti_app import stats
         stats.count(self, s, left)
         if self.link is None:
