@@ -206,6 +206,7 @@ class GameFlow:
         if s is None:  # cannot happen: the saves were read at boot
             self.main_menu()
             return
+        self.drop_rankings()  # read again at the match's end (as a new game's: start_game)
         if s.game == "yedili":  # the largest module first, while the heap is in the fewest pieces
             from pisti_app import yedili_table  # noqa: F401  pylint: disable=unused-import
         else:
