@@ -218,6 +218,8 @@ def shrunk_copy(src, dst, name):
     """The folder ``src`` (the project's ``name``, lib or pisti_core) copied
     to ``dst`` with its .py modules minified as tools/deploy.py puts them
     on the board (tools/deploylib/shrink.py)."""
+    if ROOT not in sys.path:  # (tools/web/build.py imports this file as "memgauge")
+        sys.path.insert(0, ROOT)
     from tools.deploylib import shrink  # pylint: disable=import-outside-toplevel
 
     for dirpath, dirs, files in os.walk(src):
