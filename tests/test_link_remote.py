@@ -331,6 +331,22 @@ def test_L7_a_silent_link_shows_the_countdown_and_play_goes_on_at_the_same_ply(d
             d.rig.keys.tap("A", 20)
     assert st["screen"] != "table" or st["ply"] >= ply + 4, st
     assert bytes(guest.match.hand.actions[0:ply]) == bytes(d.app.session.hand.actions[0:ply])
+    # The countdown gone, the link keeps no screen: a table closed at its hand's end is freed
+    # (an emulated Pico kept a closed Pişti table, ~9 KB, for the rest of the match).
+    import gc
+    import weakref
+    table = weakref.ref(d.app.stack[0])
+    assert d.app.link._noted is None
+    for _ in range(6000):
+        if d.app.status()["screen"] == "hand_end":
+            break
+        step()
+        st = d.app.status()
+        if st["screen"] == "table" and st.get("legal") and not st.get("holding"):
+            d.rig.keys.tap("A", 20)
+    assert d.app.status()["screen"] == "hand_end"
+    gc.collect()
+    assert table() is None
 
 
 def _link_hand(d, cable, guest, rated):

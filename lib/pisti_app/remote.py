@@ -201,7 +201,7 @@ class LinkPlay:
             secs = self.lock.left_ms(now) // 1000
         top = app.stack[-1] if app.stack else None
         if secs != app._link_secs or (secs >= 0 and top is not self._noted):
-            self._noted = top
+            self._noted = top if secs >= 0 else None  # (never a screen kept past its notice: a closed table is ~9 KB)
             app._link_secs = secs
             self._notice(app, secs)
 
