@@ -391,7 +391,7 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
     if ENTRY not in sources:
         plan.warnings.append(f"the project at {source_root} has no code.py yet, so the board will not start the game")
     plan.force, plan.profile = args.force, args.profile
-    if not getattr(args, "no_minify", False):
+    if not args.no_minify:
         if shrink.available():
             sources = shrink.shrink_sources(sources, work_dir)
         else:

@@ -217,25 +217,22 @@ def settings_text(extra):
 def shrunk_copy(src, dst, name):
     """The folder ``src`` (the project's ``name``, lib or pisti_core) copied
     to ``dst`` with its .py modules minified as tools/deploy.py puts them
-    on the board (tools/deploylib/shrink.py)."""
+    on the board (:func:`tools.deploylib.shrink.shrink_sources`)."""
     if ROOT not in sys.path:  # (tools/web/build.py imports this file as "memgauge")
         sys.path.insert(0, ROOT)
+    from pathlib import Path  # pylint: disable=import-outside-toplevel
+
     from tools.deploylib import shrink  # pylint: disable=import-outside-toplevel
 
+    sources = {}
     for dirpath, dirs, files in os.walk(src):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         for f in files:
-            if f.endswith(".pyc"):
-                continue
-            p = os.path.join(dirpath, f)
-            rel = os.path.relpath(p, src)
-            out = os.path.join(dst, rel)
-            os.makedirs(os.path.dirname(out), exist_ok=True)
-            if shrink.shrinks(name + "/" + rel.replace(os.sep, "/")):
-                with open(p, encoding="utf-8") as fi, open(out, "w", encoding="utf-8") as fo:
-                    fo.write(shrink.minify(fi.read(), rel))
-            else:
-                shutil.copyfile(p, out)
+            if not f.endswith(".pyc"):
+                p = os.path.join(dirpath, f)
+                sources[name + "/" + os.path.relpath(p, src).replace(os.sep, "/")] = Path(p)
+    for rel, path in shrink.shrink_sources(sources, Path(dst + ".work")).items():
+        copy_tree(str(path), os.path.join(dst, rel.split("/", 1)[1]))
     return dst
 
 
