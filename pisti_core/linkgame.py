@@ -12,9 +12,15 @@ the driver (the app's remote seat, or tools/linktest.py) calls :meth:`act`
 for the seats this console decides (:meth:`mine`) and :meth:`poll` every
 tick.
 
+This module is what a hand in play needs: the actions, their digest, the
+state. Everything else -- the hello, the offer, the deal between hands, the
+records of a catch-up -- is in :mod:`pisti_core.linkrx` and
+:mod:`pisti_core.linkproto`, imported when one comes and, on the board,
+unloaded again once the hand is in play (their code is heap there: ~5 KB).
+
 Messages (type, payload)::
 
-    HELLO  see linkproto.hello          OFFER  linkproto.Setup bytes
+    HELLO  see linkproto.hello          OFFER  linkproto.offer_bytes
     JOIN   1 join / 0 decline           COMMIT hand(2) sha256(32)
     REVEAL hand(2) bytes(16)            ACTION hands(2) ply(2) action digest(4)
     NEED   (the sender wants a record)  RECORD offset(2) total(2) chunk
@@ -22,11 +28,9 @@ Messages (type, payload)::
 """
 
 import os
+import sys
 
-from pisti_core import linkproto as P
-from pisti_core.linkchan import HELLO, Channel, const, ticks_diff
-from pisti_core.linkrx import (ACTION, BYE, COMMIT, CONNECT, DEAL, DECLINED, FAILED, JOIN, NEED, OFFER,  # noqa: F401
-                               OFFERED, OVER, PLAY, RECORD, RESYNC, REVEAL, SETUP, Receive, _b16, _b32)
+from pisti_core.linkchan import Channel, const, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # pyright's view only (the board has no typing module)
@@ -35,24 +39,134 @@ if _CHECKING:  # pyright's view only (the board has no typing module)
     except ImportError:
         pass
 
-_CHUNK = const(20)
+HOST = 0
+GUEST = 1
+_REC = const(1)  # record layout version
 GONE_MS = const(180000)  # L-8: a link lost for longer ends the game
 ANSWER_MS = const(5000)  # L-1: no hello in this long: nobody (or no pisti) on the cable
 
-class Lockstep(Receive):
+# message types (HELLO and ACK: pisti_core.linkchan)
+OFFER = const(2)
+JOIN = const(3)
+COMMIT = const(4)
+REVEAL = const(5)
+ACTION = const(6)
+NEED = const(7)
+RECORD = const(8)
+BYE = const(9)
+
+# phases
+CONNECT = "connect"  # no hello from the other console yet
+OFFERED = "offered"  # guest: an offer waits for join or decline
+SETUP = "setup"  # host: waiting for the guest's answer
+DEAL = "deal"
+PLAY = "play"
+RESYNC = "resync"  # waiting for the other console's record
+OVER = "over"
+FAILED = "failed"
+DECLINED = "declined"
+
+_RARE = ("linkrx", "linkproto")  # the code between hands (see the module's text)
+
+
+class LinkError(Exception):
+    """A link that cannot go on: ``key`` names the reason for the screens
+    ('version', 'role', 'garbled', 'deal', 'record', 'bye'); the text says
+    it in English."""
+
+    def __init__(self, key, text):
+        super().__init__(text)  # (MicroPython: Exception has no __init__ attribute)
+        self.key = key
+        self.text = text
+
+
+class Setup:
+    """The host's choice: ``Setup(game, players, target, rated, guest_seat,
+    levels, timer)``; ``levels[seat]`` in the host's numbering, None for a
+    person (the host's seat 0 and ``guest_seat``). ValueError for a game
+    that cannot be played (the checks of a match, P-1, P-2, Y-1)."""
+
+    def __init__(self, game, players, target, rated, guest_seat, levels, timer=60):
+        from pisti_core.match import Match
+        m = Match(game, players, target, 0)
+        if not 0 < guest_seat < players:
+            raise ValueError("the guest sits at seat 1..%d, not %r" % (players - 1, guest_seat))
+        if len(levels) != players:
+            raise ValueError("one level per seat: %d seats, %d levels" % (players, len(levels)))
+        for s in range(players):
+            if (levels[s] is None) != (s == 0 or s == guest_seat):
+                raise ValueError("seat %d: the people sit at 0 and %d, bots elsewhere" % (s, guest_seat))
+        self.game = game
+        self.players = players
+        self.target = m.target
+        self.rated = bool(rated)
+        self.guest_seat = guest_seat
+        self.levels = tuple(levels)
+        self.timer = timer
+
+
+def _b16(v):
+    return bytes((v >> 8 & 255, v & 255))
+
+
+def _u16(p, i):
+    return p[i] << 8 | p[i + 1]
+
+
+# -- the record and its digest (L-5, L-9) ----------------------------------------------
+def record(m, hands_done, rot):
+    """The game ``m`` (a Match in local numbering) as bytes in the host's
+    numbering: layout, game, players, target (2), first dealer, hands done
+    (2), dealer, 1 if the match is over, totals per side (2 each), then the
+    hand's deck and actions (nothing when no hand is dealt).
+    :func:`pisti_core.linkproto.load` reads it back."""
+    n = m.players
+    out = bytearray((_REC, 1 if m.game == "yedili" else 0, n, m.target & 255, m.target >> 8,
+                     (m.first_dealer + rot) % n, hands_done >> 8 & 255, hands_done & 255,
+                     (m.dealer + rot) % n, 1 if m.over else 0))
+    sides = m.sides
+    for j in range(sides):
+        v = m.totals[(j + rot) & 1 if m.game == "pisti" else (j - rot) % n]
+        v &= 0xFFFF
+        out.append(v >> 8)
+        out.append(v & 255)
+    h = m.hand
+    if h is not None:
+        out.extend(h.deck)
+        out.extend(h.actions)
+    return bytes(out)
+
+
+def digest(m, hands_done, rot):
+    """CRC-32 of :func:`record` (L-5)."""
+    import binascii
+    return binascii.crc32(record(m, hands_done, rot)) & 0xFFFFFFFF
+
+
+def _rx():
+    """The code between hands, imported when needed."""
+    from pisti_core import linkrx
+    return linkrx
+
+
+class Lockstep:
     """``Lockstep(port, role, firmware, now, setup=None, levels=())``: the
-    host passes its :class:`pisti_core.linkproto.Setup`; ``levels`` names
-    the bot levels for the offer's bytes. ``urandom`` is injectable."""
+    host passes its :class:`Setup`; ``levels`` names the bot levels for the
+    offer's bytes. ``urandom`` is injectable; ``lean`` (the default on
+    MicroPython and CircuitPython) unloads the code between hands once a
+    hand is in play."""
 
     def __init__(self, port, role, firmware, now=0, setup=None, levels=(), urandom=os.urandom, saved=None,
-                 last_ses=-1, key=None):
+                 last_ses=-1, key=None, lean=None):
         self.urandom = urandom
         self.key = key  # L-3: each hand's bytes come from it (kept in the save), else drawn per hand
+        self.lean = sys.implementation.name != "cpython" if lean is None else lean
         self.match = None  # type: Any  # the Match, local numbering
         self.hands_done = 0
-        self.rot = setup.guest_seat if setup is not None and role == P.GUEST else 0
+        self.rot = setup.guest_seat if setup is not None and role == GUEST else 0
         if saved is not None and saved[0] is not None:
-            self.match, self.hands_done = P.load(saved[0], self.rot)
+            from pisti_core.linkproto import load
+            self.match, self.hands_done = load(saved[0], self.rot)
             h = self.match.hand
             if h is not None and h.over:  # saved as it ended (L-9): scored here, the next deal follows
                 self.match.end_hand()
@@ -66,7 +180,7 @@ class Lockstep(Receive):
         self.role = role
         self.firmware = firmware
         self.levels = levels
-        self.setup = setup  # type: Any  # a linkproto.Setup once offered
+        self.setup = setup  # type: Any  # a Setup once offered
         self.phase = CONNECT
         self.error = None  # a LinkError once FAILED
         self.peer_fw = None  # type: Any  # the other firmware version once heard
@@ -80,7 +194,7 @@ class Lockstep(Receive):
         self.mismatches = 0
         self.received = 0
         self.notices = []  # what the screens should say: 'resync', 'joined', ...
-        self._hello()
+        _rx().hello(self)
 
     # -- state -------------------------------------------------------------------
     def position(self):
@@ -90,7 +204,7 @@ class Lockstep(Receive):
             return None
         h = self.match.hand
         step = 0 if h is None else len(h.actions) + 1
-        return self.hands_done, step, P.digest(self.match, self.hands_done, self.rot)
+        return self.hands_done, step, digest(self.match, self.hands_done, self.rot)
 
     def _pos(self):
         return self.position() or (0, 0, 0)
@@ -100,7 +214,7 @@ class Lockstep(Receive):
         (seat 0), and on the host every bot."""
         if seat == 0:
             return True
-        if self.role == P.GUEST:
+        if self.role == GUEST:
             return False
         return seat != self.setup.guest_seat
 
@@ -146,52 +260,14 @@ class Lockstep(Receive):
             return match_outcome(m.game, m.players, m.totals, 0)
         return leave_outcome(m.game, m.players, m.totals, self.hands_done, 0)
 
-    def _fail(self, err):
-        self.phase = FAILED
-        self.error = err
-
-    # -- sending -----------------------------------------------------------------
-    def _hello(self):
-        self.chan.send(HELLO, P.hello(self.role, self.firmware, self.urandom(8), self.position()))
-
+    # -- what the driver says ------------------------------------------------------
     def offer(self):
         """Host: send the setup to the guest (L-2)."""
-        self.chan.send(OFFER, self.setup.to_bytes(self.levels))
-        self.phase = SETUP
+        _rx().offer(self)
 
     def answer(self, join):
         """Guest: join the offered game, or decline it (nothing changes)."""
-        self.chan.send(JOIN, b"\x01" if join else b"\x00")
-        if join:
-            self._start()
-        else:
-            self.phase = DECLINED
-
-    def _start(self):
-        s = self.setup
-        self.rot = s.guest_seat if self.role == P.GUEST else 0
-        self.hands_done = 0
-        self.match = None
-        self._deal_phase()
-
-    def _deal_phase(self):
-        self.phase = DEAL
-        k = self.hands_done
-        if self.secret is None or self.secret[0] != k:
-            if self.key is not None:  # the same bytes again after a power cut (L-3, L-9)
-                self.secret = (k, P.sha256(b"pisti-hand" + bytes(self.key) + _b16(k))[0:16])
-            else:
-                self.secret = (k, bytes(self.urandom(16)))
-            self.peer_secret = None
-        self.revealed = False
-        self.chan.send(COMMIT, _b16(k) + P.commitment(self.secret[1]))
-        self._reveal()
-
-    def _reveal(self):
-        k = self.hands_done
-        if not self.revealed and self.peer_commit is not None and self.peer_commit[0] == k:
-            self.revealed = True
-            self.chan.send(REVEAL, _b16(k) + self.secret[1])
+        _rx().answer(self, join)
 
     def act(self, a):
         """This console decides action ``a`` for the seat to move (L-4):
@@ -205,8 +281,8 @@ class Lockstep(Receive):
         hd = self.hands_done
         ply = len(h.actions)
         h.play(a)
-        dg = P.digest(self.match, hd, self.rot)
-        self.chan.send(ACTION, _b16(hd) + _b16(ply) + bytes((a,)) + _b32(dg))
+        dg = digest(self.match, hd, self.rot)
+        self.chan.send(ACTION, _b16(hd) + _b16(ply) + bytes((a,)) + _b16(dg >> 16) + _b16(dg & 0xFFFF))
         self._after_action()
 
     def _after_action(self):
@@ -217,26 +293,15 @@ class Lockstep(Receive):
             if m.over:
                 self.phase = OVER
             else:
-                self._deal_phase()
+                _rx().deal_phase(self)
 
     def leave(self):
         """Say goodbye (the game ends on both consoles)."""
         self.chan.send(BYE)
 
-    def _send_record(self, force):
-        data = P.record(self.match, self.hands_done, self.rot)
-        n = len(data)
-        f = b"\x01" if force else b"\x00"
-        for i in range(0, n, _CHUNK):
-            self.chan.send(RECORD, _b16(i) + _b16(n) + f + data[i:i + _CHUNK])
-
     def _need(self, force):
-        """Ask for the other's record: ``force`` takes it even if shorter
-        (the host's record after a mismatch, L-5)."""
-        self.repairs += 1
-        self.phase = RESYNC
-        self.inbox = bytearray()
-        self.chan.send(NEED, b"\x01" if force else b"\x00")
+        """Ask for the other's record (:func:`pisti_core.linkrx.need`)."""
+        _rx().need(self, force)
 
     # -- receiving ------------------------------------------------------------------
     def poll(self, now):
@@ -247,28 +312,72 @@ class Lockstep(Receive):
             if self.phase == FAILED:
                 break
             try:
-                self._on(typ, p)
-            except P.LinkError as e:
-                self._fail(e)
+                if typ == ACTION:
+                    self._on_action(_u16(p, 0), _u16(p, 2), p[4], _u16(p, 5) << 16 | _u16(p, 7))
+                else:
+                    _rx().on(self, typ, p)
+            except LinkError as e:
+                self.phase = FAILED
+                self.error = e
+        if self.lean and (self.phase == PLAY or self.phase == OVER):
+            self._shed()
         return len(got)
+
+    def _shed(self):
+        """Unload the code between hands (imported again when next needed)."""
+        mods = sys.modules
+        pkg = mods.get("pisti_core")
+        for n in _RARE:
+            full = "pisti_core." + n
+            if full in mods:
+                del mods[full]
+            if pkg is not None and hasattr(pkg, n):
+                delattr(pkg, n)
+
+    def _on_action(self, hd, ply, a, dg):
+        if self.phase == DEAL:
+            if hd >= self.hands_done:
+                self._need(False)  # the other console dealt this hand already: catch up
+            return
+        if self.phase != PLAY:
+            return
+        h = self.match.hand
+        here = (self.hands_done, len(h.actions))
+        if (hd, ply) < here:
+            return  # already applied (a record crossed it)
+        if (hd, ply) > here:
+            self._need(False)  # behind: catch up from the other's record (L-9)
+            return
+        if self.mine(h.turn) or not h.is_legal(a):
+            _rx().repair(self)
+            return
+        h.play(a)
+        self.notices.append("action")
+        if digest(self.match, self.hands_done, self.rot) != dg:
+            self.mismatches += 1
+            _rx().repair(self)  # the guest waits for the host's record; the host's game goes on (L-5)
+        if self.phase == PLAY:
+            self._after_action()
 
     # -- resuming after a power cut (L-9) --------------------------------------------
     @classmethod
     def resume(cls, port, role, firmware, now, setup, saved, secret=None, levels=(), urandom=os.urandom,
-               last_ses=-1, key=None):
+               last_ses=-1, key=None, lean=None):
         """The console after a boot, from its save: ``saved`` is its
-        :func:`pisti_core.linkproto.record` (or None before the first deal),
-        ``secret`` the ``(hand, bytes)`` it committed to (L-3), ``last_ses``
-        the session byte it used before (saved too), ``key`` the key its
-        hands' bytes come from (L-3: saved with the game, so ``secret`` may
-        be None). A record saved as its hand ended is scored and the next
-        hand's deal begins."""
-        self = cls(port, role, firmware, now, setup, levels, urandom, (saved, secret), last_ses, key)
+        :func:`record` (or None before the first deal), ``secret`` the
+        ``(hand, bytes)`` it committed to (L-3), ``last_ses`` the session
+        byte it used before (saved too), ``key`` the key its hands' bytes
+        come from (L-3: saved with the game, so ``secret`` may be None). A
+        record saved as its hand ended is scored and the next hand's deal
+        begins."""
+        self = cls(port, role, firmware, now, setup, levels, urandom, (saved, secret), last_ses, key, lean)
         self.secret = secret
         if self.match is not None and self.match.over:
             self.phase = OVER
         elif self.match is not None and self.match.hand is not None:
             self.phase = PLAY
         else:
-            self._deal_phase()
+            _rx().deal_phase(self)
+        if self.lean and self.phase != DEAL:
+            self._shed()  # (the hello is out: a hand in play holds only the plays' code)
         return self

@@ -13,36 +13,24 @@ What two linked consoles say (RULES.md L-1 .. L-9), as bytes:
   the bots' levels, the move timer;
 * the commit-reveal deal (L-3): SHA-256 commitments, and the shuffle drawn
   from a SHA-256 stream over both consoles' bytes;
-* the game's record in the host's numbering and its digest (L-5, L-9).
+* the game's record read back (L-5, L-9); :mod:`pisti_core.linkgame` writes it
+  and its digest, and holds the setup (re-exported here with the roles).
 
 A console numbers seats from its own person (seat 0); ``rot`` is that
 person's seat in the host's numbering (0 on the host), so host seat ``j`` is
 local seat ``(j - rot) % players``.
 """
 
-import binascii
-
 import hashlib
+
+from pisti_core.linkgame import GUEST, HOST, LinkError, Setup, digest, record  # noqa: F401  (the link's names, in one place)
 
 # pisti_core.match is imported where it is used: in a game it is loaded already.
 
 PROTOCOL = 1
-HOST = 0
-GUEST = 1
 _MAGIC = b"PS"
-_REC = 1  # record layout version
+_REC = 1  # record layout version (pisti_core.linkgame.record)
 NO_PLY = 0xFFFF  # the position of a hand not dealt yet
-
-
-class LinkError(Exception):
-    """A link that cannot go on: ``key`` names the reason for the screens
-    ('version', 'role', 'garbled', 'deal', 'record'); the text says it in
-    English."""
-
-    def __init__(self, key, text):
-        super().__init__(text)  # (MicroPython: Exception has no __init__ attribute)
-        self.key = key
-        self.text = text
 
 
 class LinkVersionError(LinkError):
@@ -106,47 +94,24 @@ def parse_hello(p):
 
 
 # -- the host's offer (L-2) ----------------------------------------------------------
-class Setup:
-    """The host's choice: ``Setup(game, players, target, rated, guest_seat,
-    levels, timer)``; ``levels[seat]`` in the host's numbering, None for a
-    person (the host's seat 0 and ``guest_seat``)."""
+def offer_bytes(setup, level_names):
+    """The offer's payload: the :class:`pisti_core.linkgame.Setup` as bytes;
+    ``level_names`` numbers the levels."""
+    t = setup.target
+    out = bytearray((1 if setup.game == "yedili" else 0, setup.players, t & 255, t >> 8,
+                     1 if setup.rated else 0, setup.guest_seat, setup.timer >> 8 & 255, setup.timer & 255))
+    for lv in setup.levels:
+        out.append(255 if lv is None else level_names.index(lv))
+    return bytes(out)
 
-    def __init__(self, game, players, target, rated, guest_seat, levels, timer=60):
-        from pisti_core.match import Match
-        Match(game, players, target, 0)  # the same checks as a match (P-1, P-2, Y-1)
-        if not 0 < guest_seat < players:
-            raise ValueError("the guest sits at seat 1..%d, not %r" % (players - 1, guest_seat))
-        if len(levels) != players:
-            raise ValueError("one level per seat: %d seats, %d levels" % (players, len(levels)))
-        for s in range(players):
-            if (levels[s] is None) != (s == 0 or s == guest_seat):
-                raise ValueError("seat %d: the people sit at 0 and %d, bots elsewhere" % (s, guest_seat))
-        self.game = game
-        self.players = players
-        self.target = Match(game, players, target, 0).target
-        self.rated = bool(rated)
-        self.guest_seat = guest_seat
-        self.levels = tuple(levels)
-        self.timer = timer
 
-    def to_bytes(self, level_names):
-        """The offer's payload; ``level_names`` numbers the levels."""
-        out = bytearray((1 if self.game == "yedili" else 0, self.players, self.target & 255,
-                         self.target >> 8, 1 if self.rated else 0, self.guest_seat,
-                         self.timer >> 8 & 255, self.timer & 255))
-        for lv in self.levels:
-            out.append(255 if lv is None else level_names.index(lv))
-        return bytes(out)
-
-    @classmethod
-    def from_bytes(cls, p, level_names):
-        """The Setup an offer carries; LinkError if it is not one."""
-        try:
-            levels = [None if b == 255 else level_names[b] for b in p[8:]]
-            return cls("yedili" if p[0] else "pisti", p[1], p[2] | p[3] << 8, p[4], p[5], levels,
-                       p[6] << 8 | p[7])
-        except (ValueError, IndexError) as e:
-            raise LinkError("garbled", "the host's offer is not one this console can play: %s" % (e,))
+def parse_offer(p, level_names):
+    """The Setup an offer carries; LinkError if it is not one."""
+    try:
+        levels = [None if b == 255 else level_names[b] for b in p[8:]]
+        return Setup("yedili" if p[0] else "pisti", p[1], p[2] | p[3] << 8, p[4], p[5], levels, p[6] << 8 | p[7])
+    except (ValueError, IndexError) as e:
+        raise LinkError("garbled", "the host's offer is not one this console can play: %s" % (e,))
 
 
 # -- the deal (L-3) --------------------------------------------------------------
@@ -194,36 +159,9 @@ def shared_deal(game, players, host_bytes, guest_bytes, hand_no):
     return dealer, deal_deck(game, players, s.below)
 
 
-# -- the record and its digest (L-5, L-9) ----------------------------------------------
-def record(m, hands_done, rot):
-    """The game ``m`` (a Match in local numbering) as bytes in the host's
-    numbering: layout, game, players, target (2), first dealer, hands done
-    (2), dealer, 1 if the match is over, totals per side (2 each), then the
-    hand's deck and actions (nothing when no hand is dealt)."""
-    n = m.players
-    out = bytearray((_REC, 1 if m.game == "yedili" else 0, n, m.target & 255, m.target >> 8,
-                     (m.first_dealer + rot) % n, hands_done >> 8 & 255, hands_done & 255,
-                     (m.dealer + rot) % n, 1 if m.over else 0))
-    sides = m.sides
-    for j in range(sides):
-        v = m.totals[(j + rot) & 1 if m.game == "pisti" else (j - rot) % n]
-        v &= 0xFFFF
-        out.append(v >> 8)
-        out.append(v & 255)
-    h = m.hand
-    if h is not None:
-        out.extend(h.deck)
-        out.extend(h.actions)
-    return bytes(out)
-
-
-def digest(m, hands_done, rot):
-    """CRC-32 of :func:`record` (L-5)."""
-    return binascii.crc32(record(m, hands_done, rot)) & 0xFFFFFFFF
-
-
+# -- the record (L-5, L-9): written by pisti_core.linkgame.record -----------------
 def load(data, rot):
-    """``(match, hands_done)`` from a :func:`record`, in local numbering, every
+    """``(match, hands_done)`` from a :func:`pisti_core.linkgame.record`, in local numbering, every
     action checked; LinkError if it is not a game that replays."""
     from pisti_core.match import Match, decks_for
     try:

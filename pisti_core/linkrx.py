@@ -4,191 +4,208 @@
 `pisti_core.linkrx`
 ===================
 
-What a linked console does with each message from the other (RULES.md L-1
-.. L-9): :class:`Receive` is mixed into :class:`pisti_core.linkgame.Lockstep`
-(two modules, so that the board compiles each in a small heap). The message
-types and the phases live here.
+What a linked console does between the plays of a hand (RULES.md L-1 ..
+L-9): the hello, the host's offer and the guest's answer, the commit-reveal
+deal of each hand, and the records of a catch-up or a repair. Each function
+takes the :class:`pisti_core.linkgame.Lockstep` (``lk``); the Lockstep
+imports this module when one of these comes, and on the board unloads it
+(and :mod:`pisti_core.linkproto`) again once a hand is in play.
 """
 
 from pisti_core import linkproto as P
 from pisti_core.linkchan import HELLO, const
+from pisti_core.linkgame import (BYE, COMMIT, CONNECT, DEAL, DECLINED, FAILED, GUEST, HOST, JOIN, NEED, OFFER,
+                                 OFFERED, OVER, PLAY, RECORD, RESYNC, REVEAL, SETUP, LinkError, _b16, _u16,
+                                 record)
 
-_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
-if _CHECKING:  # Receive's methods are the Lockstep's (its mixin)
-    import pisti_core.linkgame
-
-OFFER = const(2)
-JOIN = const(3)
-COMMIT = const(4)
-REVEAL = const(5)
-ACTION = const(6)
-NEED = const(7)
-RECORD = const(8)
-BYE = const(9)
-
-# phases
-CONNECT = "connect"  # no hello from the other console yet
-OFFERED = "offered"  # guest: an offer waits for join or decline
-SETUP = "setup"  # host: waiting for the guest's answer
-DEAL = "deal"
-PLAY = "play"
-RESYNC = "resync"  # waiting for the other console's record
-OVER = "over"
-FAILED = "failed"
-DECLINED = "declined"
+_CHUNK = const(20)
 
 
-def _u16(p, i):
-    return p[i] << 8 | p[i + 1]
-
-
-def _b16(v):
-    return bytes((v >> 8 & 255, v & 255))
-
-
-def _b32(v):
-    return bytes((v >> 24 & 255, v >> 16 & 255, v >> 8 & 255, v & 255))
-
-
-class Receive:
-    """The handlers of :class:`pisti_core.linkgame.Lockstep` (its mixin)."""
-
-    def _on(self, typ, p):  # type: (pisti_core.linkgame.Lockstep, int, bytes) -> None
-        if typ == HELLO:
-            self._on_hello(p)
-        elif typ == OFFER and self.role == P.GUEST:
-            if self.phase in (CONNECT, OFFERED, DECLINED):
-                self.setup = P.Setup.from_bytes(p, self.levels)
-                self.phase = OFFERED
-            elif self.setup is not None and p == self.setup.to_bytes(self.levels):
-                self.chan.send(JOIN, b"\x01")  # the host lost our answer (a power cut): again
-        elif typ == JOIN and self.role == P.HOST and self.phase == SETUP:
-            if p[:1] == b"\x01":
-                self.notices.append("joined")
-                self._start()
-            else:
-                self.phase = DECLINED
-        elif typ == COMMIT:
-            c = (_u16(p, 0), bytes(p[2:]))
-            if c != self.peer_commit:
-                self.revealed = False
-            self.peer_commit = c
-            if self.phase == DEAL:
-                self._reveal()
-        elif typ == REVEAL:
-            self._on_reveal(_u16(p, 0), bytes(p[2:]))
-        elif typ == ACTION:
-            self._on_action(_u16(p, 0), _u16(p, 2), p[4], _u16(p, 5) << 16 | _u16(p, 7))
-        elif typ == NEED:
-            if self.match is not None:
-                self._send_record(p[:1] == b"\x01" and self.role == P.HOST)
-        elif typ == RECORD:
-            self._on_record(p)
-        elif typ == BYE and self.phase != OVER:  # (a goodbye after the match's end ends nothing)
-            self.phase = FAILED
-            self.error = P.LinkError("bye", "the other console left the game")
-
-    def _on_hello(self, p):  # type: (pisti_core.linkgame.Lockstep, bytes) -> None
-        role, fw, nonce, pos = P.parse_hello(p)
-        self.peer_fw = fw
-        if role == self.role:
-            raise P.LinkError("role", "both consoles are %s" % ("hosts" if role == P.HOST else "guests"))
-        if self.sessions == self.chan.sessions:
-            return  # a hello of the session already answered
-        self.sessions = self.chan.sessions  # a new session of the other console: it starts afresh
-        self._hello()
-        ph = self.phase
-        if self.role == P.HOST and self.setup is not None and ph in (CONNECT, SETUP, DECLINED):
-            self.offer()
-        elif ph in (DEAL, PLAY, RESYNC, OVER):
-            mine = self._pos()
-            theirs = pos or (0, 0, 0)
-            if theirs[0:2] > mine[0:2] or ph == RESYNC:
-                self._need(False)  # L-9: the one behind catches up
-            elif theirs[0:2] == mine[0:2] and theirs[2] != mine[2] and self.role == P.GUEST and theirs[1]:
-                self._need(True)  # the same ply, another game: the host's record
-            elif theirs[0:2] < mine[0:2] and self.match is not None:
-                self._send_record(False)  # what it missed may have been dropped with its session
-            if self.phase == DEAL:
-                self._deal_phase()  # the commitment sent may have been dropped with it
-
-    def _on_reveal(self, k, secret):  # type: (pisti_core.linkgame.Lockstep, int, bytes) -> None
-        if self.peer_commit is None or self.peer_commit[0] != k:
-            return  # a reveal for another hand: the deal restarts with the hello
-        if P.commitment(secret) != self.peer_commit[1]:
-            raise P.LinkError("deal", "the other console's bytes do not match its commitment (L-3)")
-        self.peer_secret = secret
-        if self.phase != DEAL or k != self.hands_done or self.secret[0] != k:
-            return
-        if self.role == P.HOST:
-            hb, gb = self.secret[1], secret
+def on(lk, typ, p):
+    """A message other than an action (those the Lockstep takes itself)."""
+    if typ == HELLO:
+        _on_hello(lk, p)
+    elif typ == OFFER and lk.role == GUEST:
+        if lk.phase in (CONNECT, OFFERED, DECLINED):
+            lk.setup = P.parse_offer(p, lk.levels)
+            lk.phase = OFFERED
+        elif lk.setup is not None and p == P.offer_bytes(lk.setup, lk.levels):
+            lk.chan.send(JOIN, b"\x01")  # the host lost our answer (a power cut): again
+    elif typ == JOIN and lk.role == HOST and lk.phase == SETUP:
+        if p[:1] == b"\x01":
+            lk.notices.append("joined")
+            _start(lk)
         else:
-            hb, gb = secret, self.secret[1]
-        s = self.setup
-        dealer, deck = P.shared_deal(s.game, s.players, hb, gb, k)
-        if self.match is None:
-            from pisti_core.match import Match
-            self.match = Match(s.game, s.players, s.target, (dealer - self.rot) % s.players)
-        self.match.deal(deck)
-        self.phase = PLAY
-        self.notices.append("dealt")
+            lk.phase = DECLINED
+    elif typ == COMMIT:
+        c = (_u16(p, 0), bytes(p[2:]))
+        if c != lk.peer_commit:
+            lk.revealed = False
+        lk.peer_commit = c
+        if lk.phase == DEAL:
+            _reveal(lk)
+    elif typ == REVEAL:
+        _on_reveal(lk, _u16(p, 0), bytes(p[2:]))
+    elif typ == NEED:
+        if lk.match is not None:
+            send_record(lk, p[:1] == b"\x01" and lk.role == HOST)
+    elif typ == RECORD:
+        _on_record(lk, p)
+    elif typ == BYE and lk.phase != OVER:  # (a goodbye after the match's end ends nothing)
+        lk.phase = FAILED
+        lk.error = LinkError("bye", "the other console left the game")
 
-    def _on_action(self, hd, ply, a, dg):  # type: (pisti_core.linkgame.Lockstep, int, int, int, int) -> None
-        if self.phase == DEAL:
-            if hd >= self.hands_done:
-                self._need(False)  # the other console dealt this hand already: catch up
-            return
-        if self.phase != PLAY:
-            return
-        h = self.match.hand
-        here = (self.hands_done, len(h.actions))
-        if (hd, ply) < here:
-            return  # already applied (a record crossed it)
-        if (hd, ply) > here:
-            self._need(False)  # behind: catch up from the other's record (L-9)
-            return
-        if self.mine(h.turn) or not h.is_legal(a):
-            self._repair()
-            return
-        h.play(a)
-        self.notices.append("action")
-        if P.digest(self.match, self.hands_done, self.rot) != dg:
-            self.mismatches += 1
-            self._repair()  # the guest waits for the host's record; the host's game goes on (L-5)
-        if self.phase == PLAY:
-            self._after_action()
 
-    def _repair(self):  # type: (pisti_core.linkgame.Lockstep) -> None
-        """L-5: the guest takes the host's record; the host sends it."""
-        if self.role == P.GUEST:
-            self._need(True)
-        else:
-            self.repairs += 1
-            self._send_record(True)
+def _on_hello(lk, p):
+    role, fw, nonce, pos = P.parse_hello(p)
+    lk.peer_fw = fw
+    if role == lk.role:
+        raise LinkError("role", "both consoles are %s" % ("hosts" if role == HOST else "guests"))
+    if lk.sessions == lk.chan.sessions:
+        return  # a hello of the session already answered
+    lk.sessions = lk.chan.sessions  # a new session of the other console: it starts afresh
+    hello(lk)
+    ph = lk.phase
+    if lk.role == HOST and lk.setup is not None and ph in (CONNECT, SETUP, DECLINED):
+        offer(lk)
+    elif ph in (DEAL, PLAY, RESYNC, OVER):
+        mine = lk._pos()
+        theirs = pos or (0, 0, 0)
+        if theirs[0:2] > mine[0:2] or ph == RESYNC:
+            need(lk, False)  # L-9: the one behind catches up
+        elif theirs[0:2] == mine[0:2] and theirs[2] != mine[2] and lk.role == GUEST and theirs[1]:
+            need(lk, True)  # the same ply, another game: the host's record
+        elif theirs[0:2] < mine[0:2] and lk.match is not None:
+            send_record(lk, False)  # what it missed may have been dropped with its session
+        if lk.phase == DEAL:
+            deal_phase(lk)  # the commitment sent may have been dropped with it
 
-    def _on_record(self, p):  # type: (pisti_core.linkgame.Lockstep, bytes) -> None
-        at, n = _u16(p, 0), _u16(p, 2)
-        if at == 0:
-            self.inbox = bytearray()
-        if at != len(self.inbox):
-            return
-        self.inbox.extend(p[5:])
-        if len(self.inbox) < n:
-            return
-        data = bytes(self.inbox)
-        self.inbox = bytearray()
-        m, hd = P.load(data, self.rot)
-        step = len(m.hand.actions) + 1 if m.hand is not None else 0
-        if self.match is not None and (hd, step) < self._pos()[0:2] and not (p[4] and self.role == P.GUEST):
-            m = None  # a longer record is kept (L-4), unless it is the host's after a mismatch (L-5)
+
+def _on_reveal(lk, k, secret):
+    if lk.peer_commit is None or lk.peer_commit[0] != k:
+        return  # a reveal for another hand: the deal restarts with the hello
+    if P.commitment(secret) != lk.peer_commit[1]:
+        raise LinkError("deal", "the other console's bytes do not match its commitment (L-3)")
+    lk.peer_secret = secret
+    if lk.phase != DEAL or k != lk.hands_done or lk.secret[0] != k:
+        return
+    if lk.role == HOST:
+        hb, gb = lk.secret[1], secret
+    else:
+        hb, gb = secret, lk.secret[1]
+    s = lk.setup
+    dealer, deck = P.shared_deal(s.game, s.players, hb, gb, k)
+    if lk.match is None:
+        from pisti_core.match import Match
+        lk.match = Match(s.game, s.players, s.target, (dealer - lk.rot) % s.players)
+    lk.match.deal(deck)
+    lk.phase = PLAY
+    lk.notices.append("dealt")
+
+
+def repair(lk):
+    """L-5: the guest takes the host's record; the host sends it."""
+    if lk.role == GUEST:
+        need(lk, True)
+    else:
+        lk.repairs += 1
+        send_record(lk, True)
+
+
+def _on_record(lk, p):
+    at, n = _u16(p, 0), _u16(p, 2)
+    if at == 0:
+        lk.inbox = bytearray()
+    if at != len(lk.inbox):
+        return
+    lk.inbox.extend(p[5:])
+    if len(lk.inbox) < n:
+        return
+    data = bytes(lk.inbox)
+    lk.inbox = bytearray()
+    m, hd = P.load(data, lk.rot)
+    step = len(m.hand.actions) + 1 if m.hand is not None else 0
+    if lk.match is not None and (hd, step) < lk._pos()[0:2] and not (p[4] and lk.role == GUEST):
+        m = None  # a longer record is kept (L-4), unless it is the host's after a mismatch (L-5)
+    else:
+        lk.match = m
+        lk.hands_done = hd
+        lk.notices.append("resync")
+    if lk.match.over:
+        lk.phase = OVER
+    elif lk.match.hand is None:
+        deal_phase(lk)
+    else:
+        lk.phase = PLAY
+        lk._after_action()
+
+
+# -- sending -----------------------------------------------------------------
+def hello(lk):
+    """Say hello (L-1): who this console is, and where its game is."""
+    lk.chan.send(HELLO, P.hello(lk.role, lk.firmware, lk.urandom(8), lk.position()))
+
+
+def offer(lk):
+    """Host: send the setup to the guest (L-2)."""
+    lk.chan.send(OFFER, P.offer_bytes(lk.setup, lk.levels))
+    lk.phase = SETUP
+
+
+def answer(lk, join):
+    """Guest: join the offered game, or decline it (nothing changes)."""
+    lk.chan.send(JOIN, b"\x01" if join else b"\x00")
+    if join:
+        _start(lk)
+    else:
+        lk.phase = DECLINED
+
+
+def _start(lk):
+    s = lk.setup
+    lk.rot = s.guest_seat if lk.role == GUEST else 0
+    lk.hands_done = 0
+    lk.match = None
+    deal_phase(lk)
+
+
+def deal_phase(lk):
+    """L-3: commit to this console's bytes for the next hand (and reveal
+    them once the other's commitment is here)."""
+    lk.phase = DEAL
+    k = lk.hands_done
+    if lk.secret is None or lk.secret[0] != k:
+        if lk.key is not None:  # the same bytes again after a power cut (L-3, L-9)
+            lk.secret = (k, P.sha256(b"pisti-hand" + bytes(lk.key) + _b16(k))[0:16])
         else:
-            self.match = m
-            self.hands_done = hd
-            self.notices.append("resync")
-        if self.match.over:
-            self.phase = OVER
-        elif self.match.hand is None:
-            self._deal_phase()
-        else:
-            self.phase = PLAY
-            self._after_action()
+            lk.secret = (k, bytes(lk.urandom(16)))
+        lk.peer_secret = None
+    lk.revealed = False
+    lk.chan.send(COMMIT, _b16(k) + P.commitment(lk.secret[1]))
+    _reveal(lk)
+
+
+def _reveal(lk):
+    k = lk.hands_done
+    if not lk.revealed and lk.peer_commit is not None and lk.peer_commit[0] == k:
+        lk.revealed = True
+        lk.chan.send(REVEAL, _b16(k) + lk.secret[1])
+
+
+def send_record(lk, force):
+    """Send this console's record, in chunks (``force``: the other takes it
+    even if shorter, L-5)."""
+    data = record(lk.match, lk.hands_done, lk.rot)
+    n = len(data)
+    f = b"\x01" if force else b"\x00"
+    for i in range(0, n, _CHUNK):
+        lk.chan.send(RECORD, _b16(i) + _b16(n) + f + data[i:i + _CHUNK])
+
+
+def need(lk, force):
+    """Ask for the other's record: ``force`` takes it even if shorter (the
+    host's record after a mismatch, L-5)."""
+    lk.repairs += 1
+    lk.phase = RESYNC
+    lk.inbox = bytearray()
+    lk.chan.send(NEED, b"\x01" if force else b"\x00")

@@ -5,6 +5,7 @@ channel, the hello, the commit-reveal deal, digests and records, over the
 virtual cable of tools/shims/uart.py (drops, flips, noise, cuts)."""
 
 import random
+import sys
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from pisti_core import linkgame as G
 from pisti_core import linkproto as P
+from pisti_core import linkrx
 from pisti_core.linkchan import LOST_MS, Channel
 from pisti_core.linkframe import FLAG, MAX_PAYLOAD, Decoder, crc16, encode
 from pisti_core.match import Match
@@ -202,7 +204,7 @@ def test_L1_version_or_role_clash_fails_the_link_with_a_message_and_no_game():
     clock, cable, h, h2 = pair(pisti2())
     h2.role = P.HOST
     h2.chan.reset_tx()
-    h2._hello()
+    linkrx.hello(h2)
     run(clock, (h, h2), lambda: h.phase == G.FAILED, 5000)
     assert h.error.key == "role" and "hosts" in h.error.text
 
@@ -225,7 +227,7 @@ def test_L1_a_cable_with_nobody_or_noise_on_it_is_named_and_nothing_is_played():
 
 def test_L2_the_guest_sees_the_offer_and_a_decline_changes_nothing():
     s = P.Setup("yedili", 4, None, False, 2, [None, "usta", None, "acemi"])
-    assert P.Setup.from_bytes(s.to_bytes(LEVELS), LEVELS).__dict__ == s.__dict__
+    assert P.parse_offer(P.offer_bytes(s, LEVELS), LEVELS).__dict__ == s.__dict__
     clock, cable, h, g = pair(s)
     run(clock, (h,), lambda: False, 10)
     end = clock.t + 3000
@@ -264,15 +266,15 @@ def test_L3_the_deck_depends_on_both_consoles_bytes_and_neither_reveals_first():
     assert bytes(h.match.hand.deck) == bytes(g.match.hand.deck)
 
 
-def test_L3_bytes_that_do_not_match_their_commitment_end_the_link():
+def test_L3_bytes_that_do_not_match_their_commitment_end_the_link(monkeypatch):
     clock, cable, h, g = pair(pisti2())
-    orig = g._reveal
+    orig = linkrx._reveal
 
-    def cheat():
-        if not g.revealed and g.peer_commit is not None:
-            g.secret = (g.secret[0], bytes(16))  # other bytes than those committed to
-        orig()
-    g._reveal = cheat
+    def cheat(lk):
+        if lk is g and not lk.revealed and lk.peer_commit is not None:
+            lk.secret = (lk.secret[0], bytes(16))  # other bytes than those committed to
+        orig(lk)
+    monkeypatch.setattr(linkrx, "_reveal", cheat)
     run(clock, (h, g), lambda: h.phase == G.FAILED, 10000)
     assert h.phase == G.FAILED and h.error.key == "deal" and h.match is None
 
@@ -449,3 +451,54 @@ def test_L8_a_goodbye_after_the_match_end_ends_nothing_but_one_before_it_does():
     g.leave()
     run(clock, (h, g), lambda: False, 2000)
     assert h.phase == G.OVER and h.error is None and h.chan.idle()
+
+
+# -- the code between hands (the board's heap) ---------------------------------------------
+@pytest.fixture
+def rare_modules():
+    """linkrx and linkproto as they were before the test (a lean Lockstep
+    unloads them and imports fresh ones; other tests patch the first)."""
+    import pisti_core
+    kept = {n: sys.modules.get("pisti_core." + n) for n in G._RARE}
+    yield
+    for n, mod in kept.items():
+        sys.modules["pisti_core." + n] = mod
+        setattr(pisti_core, n, mod)
+
+
+def test_L4_on_the_board_the_code_between_hands_is_unloaded_while_a_hand_is_played(rare_modules):
+    clock = Clock()
+    cable = Cable(clock, loss=0.02, seed=3)
+    h = G.Lockstep(cable.a, P.HOST, "0.2.0", 0, pisti2(), LEVELS, urandom_from(7), lean=True)
+    g = G.Lockstep(cable.b, P.GUEST, "0.2.0", 0, None, LEVELS, urandom_from(8), lean=True)
+    rng = random.Random(9)
+    seen = {"play_without": 0, "hands": set()}
+
+    def watch(c, rng):
+        import pisti_core
+        loaded = [("pisti_core." + n) in sys.modules or hasattr(pisti_core, n) for n in G._RARE]
+        if c.phase == G.PLAY and c.received and not any(loaded):
+            seen["play_without"] += 1
+        seen["hands"].add(c.hands_done)
+        return random_legal(c, rng)
+    assert run(clock, (h, g), lambda: h.phase == G.OVER and g.phase == G.OVER, 3600000, watch, rng)
+    assert len(seen["hands"]) >= 3 and seen["play_without"] > 20, seen
+    assert P.record(h.match, h.hands_done, 0) == P.record(g.match, g.hands_done, g.rot)
+    assert h.mismatches == 0 and g.mismatches == 0
+    import pisti_core
+    assert "pisti_core.linkrx" not in sys.modules and not hasattr(pisti_core, "linkproto")
+
+
+def test_L9_on_the_board_a_console_resumed_into_a_hand_holds_only_the_plays_code(rare_modules):
+    import pisti_core
+    clock, cable, h, g = pair(pisti2())
+    assert run(clock, (h, g), lambda: h.phase == G.PLAY and g.phase == G.PLAY)
+    rec = P.record(g.match, g.hands_done, g.rot)
+    assert "pisti_core.linkrx" in sys.modules
+    g2 = G.Lockstep.resume(cable.b, P.GUEST, "0.2.0", clock.t, pisti2(), rec, g.secret, LEVELS,
+                           urandom_from(5), lean=True)
+    assert g2.phase == G.PLAY and g2.position() == g.position()
+    assert "pisti_core.linkrx" not in sys.modules and not hasattr(pisti_core, "linkproto")
+    rng = random.Random(2)
+    assert run(clock, (h, g2), lambda: h.hands_done >= 2 and g2.hands_done >= 2, 600000, random_legal, rng)
+    assert P.record(h.match, h.hands_done, 0) == P.record(g2.match, g2.hands_done, g2.rot)

@@ -237,3 +237,28 @@ def test_the_main_menu_restarts_only_after_a_link_game_on_the_board(device, quic
     app.linked_boot = True
     app.main_menu()
     assert app.restart
+
+
+def test_on_the_board_a_link_hands_end_compiles_the_statistics_and_forgets_them(monkeypatch):
+    """A link game played in place keeps pisti_app.stats to the link's end;
+    on the board (a restarted heap) each hand's end compiles it and forgets
+    it: 2.4 KB more at every link table."""
+    import pisti_app
+    from pisti_app import games, stats
+    calls = []
+    monkeypatch.setattr(stats, "count", lambda app, s, left: calls.append(("count", left)))
+
+    class Flow(games.GameFlow):
+        link = object()  # a link game
+
+        def forget(self, *names):
+            calls.append(names)
+    Flow().count(None)
+    assert calls == [("count", False)]  # in place: kept
+    monkeypatch.setattr(pisti_app, "restarts", lambda: True)
+    Flow().count(None, True)
+    assert calls[1:] == [("count", True), ("pisti_app.stats",)]
+    Flow.link = None
+    monkeypatch.setattr(pisti_app, "restarts", lambda: False)
+    Flow().count(None)
+    assert calls[-1] == ("pisti_app.stats",)  # not a link game: forgotten everywhere

@@ -7,7 +7,7 @@ their matches with no desync, nothing lost and no fault -- and a planted bug
 
 import json
 
-from pisti_core import linkgame as G
+from pisti_core import linkrx
 from tools import linktest
 
 
@@ -56,7 +56,7 @@ def test_L9_a_save_that_forgets_its_link_is_reported_lost(capsys, monkeypatch):
 
 
 def test_L5_a_planted_bug_without_repairs_is_reported(capsys, monkeypatch):
-    monkeypatch.setattr(G.Lockstep, "_repair", lambda self: None)
+    monkeypatch.setattr(linkrx, "repair", lambda lk: None)
     status, st = run(capsys, "--actions", "600", "--seed", "4", "--tamper", "0.05", "--power", "0", "--cuts", "0")
     assert st["tampered"] > 0 and st["desyncs"] + st["lost"] + st["faults"] > 0, st
     assert status == 1

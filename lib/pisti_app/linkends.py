@@ -8,9 +8,10 @@ The rare turns of a link game (RULES.md L-5, L-8, L-9), loaded only when
 one comes (and forgotten with the link): the link opened again from a
 saved game after a boot (:func:`resume`), the app's
 game taken from the link's when a record carried the link past it
-(:func:`catch_up`), and the end of the game when the other console is gone
-for good or has left (:func:`gone`). ``self`` is the
-:class:`pisti_app.remote.LinkPlay`.
+(:func:`catch_up`, :func:`behind`, :func:`adopt`), the waiting notice of a
+silent cable (:func:`notice`), the end of the game when the other console
+is gone for good or has left (:func:`gone`), and the link's close
+(:func:`close`). ``self`` is the :class:`pisti_app.remote.LinkPlay`.
 """
 
 # (The link modules are imported where they are used: the end of a practice
@@ -22,7 +23,7 @@ def catch_up(self, app):
     already played is lost), saved, and shown with a notice."""
     from pisti_app import strings
     s = app.session
-    self.adopt(s)
+    adopt(self, s)
     app._want_next = False
     app.release()
     if s.over:
@@ -61,7 +62,7 @@ def gone(self, app, left=False):
             app._close_table()
             app.saves.end()
             app.session = None
-            self.close(app)
+            close(self, app)
             app.bots = [None, None, None, None]
             app.main_menu()
             app.ask(t("link_play"), why, app.pop, t("keys_ok"))
@@ -72,7 +73,7 @@ def gone(self, app, left=False):
         app.ask(t("link_play"), t("link_gone") + "\n" + cost, app.main_menu, t("keys_ok"))
         return
     want = app._want_next
-    self.close(app)
+    close(self, app)
     s.linked = False  # the next hands are dealt here
     app.later(_bots, app, why, want)  # once the link's code is gone: the bots' code may need compiling
 
@@ -100,6 +101,72 @@ def _end(app):
     app.session = None
     app.bots = [None, None, None, None]
     app.main_menu()
+
+
+def behind(self, s):
+    """:meth:`pisti_app.remote.LinkPlay.stale`: true when the app's session ``s`` can no longer follow the link:
+    the link took the other console's record (L-5, L-9) and it holds
+    another game than ``s`` -- a hand ``s`` has not seen the end of, or
+    actions that differ from those ``s`` shows."""
+    from pisti_core import linkgame as G
+    lk = self.lock
+    m = lk.match
+    if s is None or m is None or lk.phase not in (G.PLAY, G.OVER):
+        return False
+    h = s.hand
+    if h is None:
+        return lk.hands_done > s.hands_done or (m.over and not s.over)
+    acts = self._acts(h)
+    if acts is None:
+        return True
+    n = min(len(h.actions), len(acts))
+    return bytes(h.actions[0:n]) != bytes(acts[0:n])
+
+def adopt(self, s):
+    """Bring the session ``s`` to the link's game (its match rebuilt from
+    the link's record, local numbering); the caller saves and shows it."""
+    from pisti_core.linkgame import record
+    from pisti_core.linkproto import load
+    lk = self.lock
+    m, hd = load(record(lk.match, lk.hands_done, lk.rot), lk.rot)
+    s.match = m
+    s.base = hd
+    s.last = None
+
+def notice(self, app, secs):
+    """L-7 on every screen of the link game: the countdown in each
+    screen's top bar (where the move timer shows), and on the table's
+    message line; cleared once the other console is heard again."""
+    from pisti_app import strings
+    text = "" if secs < 0 else strings.t("link_clock") % (secs // 60, secs % 60)
+    for scr in app.stack:
+        scr.link_lost(text)
+    top = app.stack[-1] if app.stack else None
+    if secs >= 0 and top is not None and hasattr(top, "say"):
+        top.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
+    if secs < 0 and app._timer is not None:
+        app._timer.forget_screens()  # the move timer shows itself again
+
+def close(self, app):
+    """The link game is over or left (``self``, the
+    :class:`pisti_app.remote.LinkPlay`): say goodbye, give the remote seats
+    back, unload the link code."""
+    s = app.session
+    if s is not None and s.over and not self.ended:
+        app.saves.end()
+    self.lock.leave()
+    self.lock.poll(app.now)  # (the goodbye goes out if the line is free)
+    app.link = None
+    app.outside_bots = {}
+    bots = app.bots  # (the remote seats' player holds this link, and so all of its code)
+    for i in range(len(bots)):
+        if bots[i] is self.seat:
+            bots[i] = None
+    app._want_next = False
+    app._link_secs = -1
+    app.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_app.linkends", "pisti_core.linkgame",
+               "pisti_core.linkproto", "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe",
+               "pisti_app.stats")
 
 
 def resume_lock(port, session, firmware, now, levels, urandom=None):

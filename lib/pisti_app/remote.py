@@ -18,7 +18,6 @@ only for a link game (and forgotten after it); the cable is opened by
 """
 
 from pisti_core import linkgame as G
-from pisti_core import linkproto as P
 
 
 class RemoteSeat:
@@ -59,7 +58,7 @@ class LinkPlay:
         st = lk.setup
         if st is None:
             return -1
-        return st.guest_seat if lk.role == P.HOST else (-lk.rot) % st.players
+        return st.guest_seat if lk.role == G.HOST else (-lk.rot) % st.players
 
     def remote_seats(self):
         """Local seats the remote seat takes (every seat this console does
@@ -127,34 +126,18 @@ class LinkPlay:
         if not self.resynced or lk.phase not in (G.PLAY, G.OVER):
             return False
         self.resynced = False
-        return self.behind(s)
-
-    def behind(self, s):
-        """True when the app's session ``s`` can no longer follow the link:
-        the link took the other console's record (L-5, L-9) and it holds
-        another game than ``s`` -- a hand ``s`` has not seen the end of, or
-        actions that differ from those ``s`` shows."""
-        lk = self.lock
-        m = lk.match
-        if s is None or m is None or lk.phase not in (G.PLAY, G.OVER):
-            return False
-        h = s.hand
-        if h is None:
-            return lk.hands_done > s.hands_done or (m.over and not s.over)
-        acts = self._acts(h)
-        if acts is None:
-            return True
-        n = min(len(h.actions), len(acts))
-        return bytes(h.actions[0:n]) != bytes(acts[0:n])
+        from pisti_app import linkends
+        return linkends.behind(self, s)
 
     def adopt(self, s):
-        """Bring the session ``s`` to the link's game (its match rebuilt from
-        the link's record, local numbering); the caller saves and shows it."""
-        lk = self.lock
-        m, hd = P.load(P.record(lk.match, lk.hands_done, lk.rot), lk.rot)
-        s.match = m
-        s.base = hd
-        s.last = None
+        """Bring the session ``s`` to the link's game (:func:`pisti_app.linkends.adopt`)."""
+        from pisti_app import linkends
+        linkends.adopt(self, s)
+
+    def close(self, app):
+        """The link game is over or left (:func:`pisti_app.linkends.close`)."""
+        from pisti_app import linkends
+        linkends.close(self, app)
 
     def _catch_up(self, app):
         from pisti_app import linkends
@@ -203,41 +186,8 @@ class LinkPlay:
         if secs != app._link_secs or (secs >= 0 and top is not self._noted):
             self._noted = top if secs >= 0 else None  # (never a screen kept past its notice: a closed table is ~9 KB)
             app._link_secs = secs
-            self._notice(app, secs)
-
-    def _notice(self, app, secs):
-        """L-7 on every screen of the link game: the countdown in each
-        screen's top bar (where the move timer shows), and on the table's
-        message line; cleared once the other console is heard again."""
-        from pisti_app import strings
-        text = "" if secs < 0 else strings.t("link_clock") % (secs // 60, secs % 60)
-        for scr in app.stack:
-            scr.link_lost(text)
-        top = app.stack[-1] if app.stack else None
-        if secs >= 0 and top is not None and hasattr(top, "say"):
-            top.say(strings.t("link_lost") % (secs // 60, secs % 60), 1500)
-        if secs < 0 and app._timer is not None:
-            app._timer.forget_screens()  # the move timer shows itself again
-
-    def close(self, app):
-        """The link game is over or left: say goodbye, give the remote seats
-        back, unload the link code."""
-        s = app.session
-        if s is not None and s.over and not self.ended:
-            app.saves.end()
-        self.lock.leave()
-        self.lock.poll(app.now)  # (the goodbye goes out if the line is free)
-        app.link = None
-        app.outside_bots = {}
-        bots = app.bots  # (the remote seats' player holds this link, and so all of its code)
-        for i in range(len(bots)):
-            if bots[i] is self.seat:
-                bots[i] = None
-        app._want_next = False
-        app._link_secs = -1
-        app.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_app.linkends", "pisti_core.linkgame",
-                   "pisti_core.linkproto", "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe",
-                   "pisti_app.stats")
+            from pisti_app import linkends
+            linkends.notice(self, app, secs)
 
     def deck(self, hands_done):
         """The deck of hand ``hands_done`` once the link has dealt it, else None."""
