@@ -8,8 +8,8 @@ The rare turns of a link game (RULES.md L-5, L-8, L-9), loaded only when
 one comes (and forgotten with the link): the link opened again from a
 saved game after a boot (:func:`resume`), the app's
 game taken from the link's when a record carried the link past it
-(:func:`catch_up`, :func:`behind`, :func:`adopt`), the waiting notice of a
-silent cable (:func:`notice`), the end of the game when the other console
+(:func:`catch_up`, :func:`adopt`), the waiting notice of a
+silent cable (:func:`notice`, forgotten once the other is heard again), the end of the game when the other console
 is gone for good or has left (:func:`gone`), and the link's close
 (:func:`close`). ``self`` is the :class:`pisti_app.remote.LinkPlay`.
 """
@@ -102,25 +102,6 @@ def _end(app):
     app.bots = [None, None, None, None]
     app.main_menu()
 
-
-def behind(self, s):
-    """:meth:`pisti_app.remote.LinkPlay.stale`: true when the app's session ``s`` can no longer follow the link:
-    the link took the other console's record (L-5, L-9) and it holds
-    another game than ``s`` -- a hand ``s`` has not seen the end of, or
-    actions that differ from those ``s`` shows."""
-    from pisti_core import linkgame as G
-    lk = self.lock
-    m = lk.match
-    if s is None or m is None or lk.phase not in (G.PLAY, G.OVER):
-        return False
-    h = s.hand
-    if h is None:
-        return lk.hands_done > s.hands_done or (m.over and not s.over)
-    acts = self._acts(h)
-    if acts is None:
-        return True
-    n = min(len(h.actions), len(acts))
-    return bytes(h.actions[0:n]) != bytes(acts[0:n])
 
 def adopt(self, s):
     """Bring the session ``s`` to the link's game (its match rebuilt from

@@ -126,8 +126,25 @@ class LinkPlay:
         if not self.resynced or lk.phase not in (G.PLAY, G.OVER):
             return False
         self.resynced = False
-        from pisti_app import linkends
-        return linkends.behind(self, s)
+        return self.behind(s)
+
+    def behind(self, s):
+        """True when the app's session ``s`` can no longer follow the link:
+        the link took the other console's record (L-5, L-9) and it holds
+        another game than ``s`` -- a hand ``s`` has not seen the end of, or
+        actions that differ from those ``s`` shows."""
+        lk = self.lock
+        m = lk.match
+        if s is None or m is None or lk.phase not in (G.PLAY, G.OVER):
+            return False
+        h = s.hand
+        if h is None:
+            return lk.hands_done > s.hands_done or (m.over and not s.over)
+        acts = self._acts(h)
+        if acts is None:
+            return True
+        n = min(len(h.actions), len(acts))
+        return bytes(h.actions[0:n]) != bytes(acts[0:n])
 
     def adopt(self, s):
         """Bring the session ``s`` to the link's game (:func:`pisti_app.linkends.adopt`)."""
@@ -188,6 +205,8 @@ class LinkPlay:
             app._link_secs = secs
             from pisti_app import linkends
             linkends.notice(self, app, secs)
+            if secs < 0:
+                app.forget("pisti_app.linkends")  # (the other console is heard again: compiled again at the next silence)
 
     def deck(self, hands_done):
         """The deck of hand ``hands_done`` once the link has dealt it, else None."""
