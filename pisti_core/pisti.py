@@ -86,8 +86,7 @@ class PistiHand:
                 assert c  # check_deck refused the decks without a centre (four Jacks, P-5)
             pile, down = c
         self.table = t = bytearray(52)  # every card put on the pile or capturing, in order
-        for i in range(4):
-            t[i] = pile[i]
+        t[0:4] = pile
         self.tbase = 0  # the pile is table[tbase:tn]
         self.tn = 4
         self.hidden = down  # face-down cards still at the pile's bottom (P-8)
@@ -138,15 +137,16 @@ class PistiHand:
         # The hot path of every search and arena: locals over attributes.
         s = self.turn
         h = self.hands
-        b = s << 2
         hn = self.hn
-        e = b + hn[s] - 1
-        hn[s] = e - b
-        while h[b] != c:
-            b += 1
-        while b < e:  # keep the hand's order
-            h[b] = h[b + 1]
-            b += 1
+        n = hn[s] - 1
+        hn[s] = n
+        e = (s << 2) + n
+        x = h[e]  # the hand's last card: the cards after c move down one
+        while x != c:  # (the hand keeps its order), found from the end
+            e -= 1
+            y = h[e]
+            h[e] = x
+            x = y
         self.actions.append(c)
         tn = self.tn
         table = self.table
@@ -175,8 +175,7 @@ class PistiHand:
         else:
             self.tn = tn + 1
             self.pile_pts += PTS[c]
-        ply = self.ply + 1
-        self.ply = ply
+        self.ply = ply = self.ply + 1
         if ply != self.end:  # players is 2 or 4: the next seat is a mask away
             self.turn = (s + 1) & (self.players - 1)
         elif self.pos < 52:

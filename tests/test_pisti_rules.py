@@ -135,6 +135,62 @@ def test_P4_T6_default_shuffle_draws_from_os_urandom(monkeypatch):
     assert len(drawn) >= 51 and sorted(d) == list(range(52))
 
 
+
+def test_T6_the_deck_check_in_C_agrees_with_the_devices_loop(monkeypatch):
+    # On CPython as_deck checks a deck with one bytes.translate (the bench's
+    # speed); the device marks the ids in a loop. Both take and refuse the same.
+    rng = random.Random(5)
+    decks = [range(52), range(104), range(51), [], b"", [300] * 52, [-1] * 52, "not a deck", None]
+    for _ in range(300):
+        n = rng.choice((52, 104))
+        d = list(range(n))
+        rng.shuffle(d)
+        decks.append(list(d))
+        k = rng.randrange(4)
+        if k == 0:  # a duplicate
+            d[rng.randrange(n)] = d[rng.randrange(n)]
+        elif k == 1:  # an id too high for n (or for a byte)
+            d[rng.randrange(n)] = rng.choice((n, n + 1, 103, 200, 255, 256))
+        elif k == 2:  # a card too many or too few
+            d = d + [rng.randrange(n)] if rng.randrange(2) else d[1:]
+        decks.append(d)
+    for d in decks:
+        for n in (52, 104):
+            monkeypatch.setattr(cards, "_CPYTHON", True)
+            fast = cards.as_deck(d, n)
+            monkeypatch.setattr(cards, "_CPYTHON", False)
+            assert fast == cards.as_deck(d, n), (d, n)
+            assert fast is None or (isinstance(fast, bytes) and sorted(fast) == list(range(n)))
+    assert sum(cards.as_deck(d, len(d)) is not None for d in decks if d) > 300
+
+
+def test_R2_a_played_card_leaves_its_hand_and_the_rest_keep_their_order():
+    # play() finds the card from the hand's end and moves the cards after it
+    # down one: the same slots as moving them from its start (the former
+    # loop, kept here as the oracle), in 2 and 4 players.
+    rng = random.Random(9)
+    for g in range(300):
+        players = 2 if g % 3 else 4
+        st = PistiHand(players, g % players, deal_deck("pisti", players, rng.randrange))
+        while not st.over:
+            s = st.turn
+            want = list(st.hands)
+            c = want[(s << 2) + rng.randrange(st.hn[s])]
+            b = s << 2
+            e = b + st.hn[s] - 1
+            while want[b] != c:
+                b += 1
+            while b < e:
+                want[b] = want[b + 1]
+                b += 1
+            before = [st.hand(x) for x in range(players)]
+            st.play(c)
+            if st.ply % (4 * players):  # no deal in between
+                assert st.hands == want
+                assert bytearray(st.hand(s)) == bytearray(before[s]).replace(bytes([c]), b"")
+                assert all(st.hand(x) == before[x] for x in range(players) if x != s)
+
+
 # -- P-5 deal --------------------------------------------------------------------------
 
 def test_P5_centre_and_deal_order():
