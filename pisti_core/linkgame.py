@@ -12,8 +12,9 @@ the driver (the app's remote seat, or tools/linktest.py) calls :meth:`act`
 for the seats this console decides (:meth:`mine`) and :meth:`poll` every
 tick.
 
-This module is what a hand in play needs: the actions, their digest, the
-state. Everything else -- the hello, the offer, the deal between hands, the
+This module is what a hand in play needs: the actions and the state (the
+roles, phases, message types, the setup and the record and its digest are
+in :mod:`pisti_core.linkrec`, and here too). Everything else -- the hello, the offer, the deal between hands, the
 records of a catch-up -- is in :mod:`pisti_core.linkrx` and
 :mod:`pisti_core.linkproto`, imported when one comes and, on the board,
 unloaded again once the hand is in play (their code is heap there: ~5 KB).
@@ -31,6 +32,9 @@ import os
 import sys
 
 from pisti_core.linkchan import Channel, const, ticks_diff
+from pisti_core.linkrec import (ACTION, BYE, COMMIT, CONNECT, DEAL, DECLINED, FAILED, GUEST, HOST,  # noqa: F401
+                                  JOIN, NEED, OFFER, OFFERED, OVER, PLAY, RECORD, RESYNC, REVEAL, SETUP, LinkError,
+                                  Setup, _b16, _u16, digest, record)
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # pyright's view only (the board has no typing module)
@@ -39,108 +43,10 @@ if _CHECKING:  # pyright's view only (the board has no typing module)
     except ImportError:
         pass
 
-HOST = 0
-GUEST = 1
-_REC = const(1)  # record layout version
 GONE_MS = const(180000)  # L-8: a link lost for longer ends the game
 ANSWER_MS = const(5000)  # L-1: no hello in this long: nobody (or no pisti) on the cable
 
-# message types (HELLO and ACK: pisti_core.linkchan)
-OFFER = const(2)
-JOIN = const(3)
-COMMIT = const(4)
-REVEAL = const(5)
-ACTION = const(6)
-NEED = const(7)
-RECORD = const(8)
-BYE = const(9)
-
-# phases
-CONNECT = "connect"  # no hello from the other console yet
-OFFERED = "offered"  # guest: an offer waits for join or decline
-SETUP = "setup"  # host: waiting for the guest's answer
-DEAL = "deal"
-PLAY = "play"
-RESYNC = "resync"  # waiting for the other console's record
-OVER = "over"
-FAILED = "failed"
-DECLINED = "declined"
-
 _RARE = ("linkrx", "linkproto")  # the code between hands (see the module's text)
-
-
-class LinkError(Exception):
-    """A link that cannot go on: ``key`` names the reason for the screens
-    ('version', 'role', 'garbled', 'deal', 'record', 'bye'); the text says
-    it in English."""
-
-    def __init__(self, key, text):
-        super().__init__(text)  # (MicroPython: Exception has no __init__ attribute)
-        self.key = key
-        self.text = text
-
-
-class Setup:
-    """The host's choice: ``Setup(game, players, target, rated, guest_seat,
-    levels, timer)``; ``levels[seat]`` in the host's numbering, None for a
-    person (the host's seat 0 and ``guest_seat``). ValueError for a game
-    that cannot be played (the checks of a match, P-1, P-2, Y-1)."""
-
-    def __init__(self, game, players, target, rated, guest_seat, levels, timer=60):
-        from pisti_core.match import Match
-        m = Match(game, players, target, 0)
-        if not 0 < guest_seat < players:
-            raise ValueError("the guest sits at seat 1..%d, not %r" % (players - 1, guest_seat))
-        if len(levels) != players:
-            raise ValueError("one level per seat: %d seats, %d levels" % (players, len(levels)))
-        for s in range(players):
-            if (levels[s] is None) != (s == 0 or s == guest_seat):
-                raise ValueError("seat %d: the people sit at 0 and %d, bots elsewhere" % (s, guest_seat))
-        self.game = game
-        self.players = players
-        self.target = m.target
-        self.rated = bool(rated)
-        self.guest_seat = guest_seat
-        self.levels = tuple(levels)
-        self.timer = timer
-
-
-def _b16(v):
-    return bytes((v >> 8 & 255, v & 255))
-
-
-def _u16(p, i):
-    return p[i] << 8 | p[i + 1]
-
-
-# -- the record and its digest (L-5, L-9) ----------------------------------------------
-def record(m, hands_done, rot):
-    """The game ``m`` (a Match in local numbering) as bytes in the host's
-    numbering: layout, game, players, target (2), first dealer, hands done
-    (2), dealer, 1 if the match is over, totals per side (2 each), then the
-    hand's deck and actions (nothing when no hand is dealt).
-    :func:`pisti_core.linkproto.load` reads it back."""
-    n = m.players
-    out = bytearray((_REC, 1 if m.game == "yedili" else 0, n, m.target & 255, m.target >> 8,
-                     (m.first_dealer + rot) % n, hands_done >> 8 & 255, hands_done & 255,
-                     (m.dealer + rot) % n, 1 if m.over else 0))
-    sides = m.sides
-    for j in range(sides):
-        v = m.totals[(j + rot) & 1 if m.game == "pisti" else (j - rot) % n]
-        v &= 0xFFFF
-        out.append(v >> 8)
-        out.append(v & 255)
-    h = m.hand
-    if h is not None:
-        out.extend(h.deck)
-        out.extend(h.actions)
-    return bytes(out)
-
-
-def digest(m, hands_done, rot):
-    """CRC-32 of :func:`record` (L-5)."""
-    import binascii
-    return binascii.crc32(record(m, hands_done, rot)) & 0xFFFFFFFF
 
 
 def _rx():

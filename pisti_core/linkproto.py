@@ -13,7 +13,7 @@ What two linked consoles say (RULES.md L-1 .. L-9), as bytes:
   the bots' levels, the move timer;
 * the commit-reveal deal (L-3): SHA-256 commitments, and the shuffle drawn
   from a SHA-256 stream over both consoles' bytes;
-* the game's record read back (L-5, L-9); :mod:`pisti_core.linkgame` writes it
+* the game's record read back (L-5, L-9); :mod:`pisti_core.linkrec` writes it
   and its digest, and holds the setup (re-exported here with the roles).
 
 A console numbers seats from its own person (seat 0); ``rot`` is that
@@ -23,13 +23,13 @@ local seat ``(j - rot) % players``.
 
 import hashlib
 
-from pisti_core.linkgame import GUEST, HOST, LinkError, Setup, digest, record  # noqa: F401  (the link's names, in one place)
+from pisti_core.linkrec import GUEST, HOST, LinkError, Setup, digest, record  # noqa: F401  (the link's names)
 
 # pisti_core.match is imported where it is used: in a game it is loaded already.
 
 PROTOCOL = 1
 _MAGIC = b"PS"
-_REC = 1  # record layout version (pisti_core.linkgame.record)
+_REC = 1  # record layout version (pisti_core.linkrec.record)
 NO_PLY = 0xFFFF  # the position of a hand not dealt yet
 
 
@@ -95,7 +95,7 @@ def parse_hello(p):
 
 # -- the host's offer (L-2) ----------------------------------------------------------
 def offer_bytes(setup, level_names):
-    """The offer's payload: the :class:`pisti_core.linkgame.Setup` as bytes;
+    """The offer's payload: the :class:`pisti_core.linkrec.Setup` as bytes;
     ``level_names`` numbers the levels."""
     t = setup.target
     out = bytearray((1 if setup.game == "yedili" else 0, setup.players, t & 255, t >> 8,
@@ -159,9 +159,9 @@ def shared_deal(game, players, host_bytes, guest_bytes, hand_no):
     return dealer, deal_deck(game, players, s.below)
 
 
-# -- the record (L-5, L-9): written by pisti_core.linkgame.record -----------------
+# -- the record (L-5, L-9): written by pisti_core.linkrec.record ------------------
 def load(data, rot):
-    """``(match, hands_done)`` from a :func:`pisti_core.linkgame.record`, in local numbering, every
+    """``(match, hands_done)`` from a :func:`pisti_core.linkrec.record`, in local numbering, every
     action checked; LinkError if it is not a game that replays."""
     from pisti_core.match import Match, decks_for
     try:

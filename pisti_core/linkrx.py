@@ -14,9 +14,9 @@ imports this module when one of these comes, and on the board unloads it
 
 from pisti_core import linkproto as P
 from pisti_core.linkchan import HELLO, const
-from pisti_core.linkgame import (BYE, COMMIT, CONNECT, DEAL, DECLINED, FAILED, GUEST, HOST, JOIN, NEED, OFFER,
-                                 OFFERED, OVER, PLAY, RECORD, RESYNC, REVEAL, SETUP, LinkError, _b16, _u16,
-                                 record)
+from pisti_core.linkrec import (BYE, COMMIT, CONNECT, DEAL, DECLINED, FAILED, GUEST, HOST, JOIN, NEED, OFFER,
+                                OFFERED, OVER, PLAY, RECORD, RESYNC, REVEAL, SETUP, LinkError, _b16, _u16,
+                                record)
 
 _CHUNK = const(20)
 

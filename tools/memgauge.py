@@ -86,8 +86,8 @@ CALIBRATE = ("adafruit_ticks", "adafruit_displayio_ssd1306",
              "pisti_app.yedili_table", "pisti_core.yedili_obs", "pisti_core.bots.yedili_bots",
              "pisti_core.bots.yedili_heur", "pisti_app.results", "pisti_app.results_yedili",
              # link play's, in the order a link game loads them
-             "pisti_core.linkframe", "pisti_core.linkchan", "pisti_core.linkgame", "pisti_core.linkproto",
-             "pisti_core.linkrx", "pisti_app.remote")
+             "pisti_core.linkframe", "pisti_core.linkchan", "pisti_core.linkrec", "pisti_core.linkgame",
+             "pisti_core.linkproto", "pisti_core.linkrx", "pisti_app.remote")
 
 
 def site_packages():

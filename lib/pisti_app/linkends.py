@@ -147,7 +147,7 @@ def close(self, app):
     app._link_secs = -1
     app.forget("pisti_app.remote", "pisti_app.linkmenu", "pisti_app.linkends", "pisti_core.linkgame",
                "pisti_core.linkproto", "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe",
-               "pisti_app.stats")
+               "pisti_core.linkrec", "pisti_app.stats")
 
 
 def resume_lock(port, session, firmware, now, levels, urandom=None):
@@ -187,7 +187,7 @@ def resume(app, session, uart=None):
             from pisti_app.games import Kept
             app.kept = Kept(session)
             app.forget("pisti_app.linkends", "pisti_app.remote", "pisti_core.linkgame", "pisti_core.linkproto",
-                       "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe")
+                       "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe", "pisti_core.linkrec")
             app.main_menu()
             app.ask(strings.t("link_play"), str(e), app.pop, strings.t("keys_ok"))
             return False

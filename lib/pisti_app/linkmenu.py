@@ -113,7 +113,8 @@ def _fail(app, text):
 def _drop(app):
     app.link = None
     app.forget("pisti_app.linkends", "pisti_app.remote", "pisti_core.linkgame", "pisti_core.linkproto",
-               "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe", "pisti_app.linkmenu")
+               "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe", "pisti_core.linkrec",
+               "pisti_app.linkmenu")
 
 
 def quit_link(app):

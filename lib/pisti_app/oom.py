@@ -87,7 +87,7 @@ def out_of_memory(hw, three, err):
 
 _LINK_MODULES = ("pisti_app.remote", "pisti_app.linkmenu", "pisti_app.linkends", "pisti_app.linkport",
                  "pisti_core.linkgame", "pisti_core.linkproto", "pisti_core.linkchan", "pisti_core.linkrx",
-                 "pisti_core.linkframe")
+                 "pisti_core.linkframe", "pisti_core.linkrec")
 
 
 def resume_failed(app, err, kept):

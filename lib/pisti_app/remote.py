@@ -206,7 +206,7 @@ class LinkPlay:
             from pisti_app import linkends
             linkends.notice(self, app, secs)
             if secs < 0:
-                app.forget("pisti_app.linkends")  # (the other console is heard again: compiled again at the next silence)
+                app.forget("pisti_app.linkends")  # (heard again: compiled again at the next silence)
 
     def deck(self, hands_done):
         """The deck of hand ``hands_done`` once the link has dealt it, else None."""
