@@ -6,6 +6,9 @@ their matches with no desync, nothing lost and no fault -- and a planted bug
 (repairs switched off) is caught."""
 
 import json
+import sys
+
+import pytest
 
 from pisti_core import linkrx
 from tools import linktest
@@ -60,3 +63,30 @@ def test_L5_a_planted_bug_without_repairs_is_reported(capsys, monkeypatch):
     status, st = run(capsys, "--actions", "600", "--seed", "4", "--tamper", "0.05", "--power", "0", "--cuts", "0")
     assert st["tampered"] > 0 and st["desyncs"] + st["lost"] + st["faults"] > 0, st
     assert status == 1
+
+
+@pytest.fixture
+def rare_modules():
+    """linkrx and linkproto as they were (a lean Lockstep unloads them and
+    imports fresh ones; other tests patch the first)."""
+    import pisti_core
+    from pisti_core import linkgame
+    kept = {n: sys.modules.get("pisti_core." + n) for n in linkgame._RARE}
+    yield
+    for n, mod in kept.items():
+        sys.modules["pisti_core." + n] = mod
+        setattr(pisti_core, n, mod)
+
+
+def test_L4_L9_unloading_the_code_between_hands_changes_nothing_under_faults(capsys, rare_modules):
+    """--lean: every Lockstep unloads linkrx and linkproto once a hand is in
+    play, as on the board, and imports them again at each deal, hello and
+    record; through loss, cable cuts and power cuts the run is the same,
+    to the last count, as with them kept."""
+    argv = ("--actions", "1500", "--seed", "8", "--loss", "0.05", "--power", "0.02", "--tamper", "0.005")
+    status, kept = run(capsys, *argv)
+    status_lean, lean = run(capsys, "--lean", *argv)
+    assert (lean["desyncs"], lean["lost"], lean["faults"]) == (0, 0, 0), lean
+    assert status_lean == status == 0
+    assert lean == kept
+    assert "pisti_core.linkrx" not in sys.modules  # (the last match's end unloaded it)

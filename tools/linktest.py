@@ -62,6 +62,9 @@ TICK = 10
 WEDGED_MS = 600000
 
 
+LEAN = None  # Lockstep(lean=...): --lean unloads the code between hands, as on the board
+
+
 class Console:
     """One console: its Lockstep, its saves -- the app's own
     (:class:`pisti_app.saves.Saves` on a :class:`tools.shims.nvm.FlashNvm`
@@ -82,7 +85,8 @@ class Console:
         self.saves = Saves(self.nvm)
         self.session = None  # the app's game (local numbering), saved as the app saves it
         self.key = self.urandom(16)
-        self.bridge = LinkPlay(G.Lockstep(end, role, "linktest", now, self.setup, LEVELS, self.urandom, key=self.key))
+        self.bridge = LinkPlay(G.Lockstep(end, role, "linktest", now, self.setup, LEVELS, self.urandom, key=self.key,
+                                          lean=LEAN))
         self.boots = 0
         self.ended = False
         self.adopted = 0
@@ -189,12 +193,13 @@ class Console:
         self.session = s
         self.ended = False
         if s is not None and s.linked:
-            lk = resume_lock(self.end, s, "linktest", now, LEVELS, self.urandom)
+            lk = resume_lock(self.end, s, "linktest", now, LEVELS, self.urandom, LEAN)
         else:
             if had:
                 self.lost += 1  # a game in play that its save did not give back
             self.session = None
-            lk = G.Lockstep(self.end, self.role, "linktest", now, self.setup, LEVELS, self.urandom, key=self.key)
+            lk = G.Lockstep(self.end, self.role, "linktest", now, self.setup, LEVELS, self.urandom, key=self.key,
+                            lean=LEAN)
         self.bridge = LinkPlay(lk)
 
 
@@ -375,9 +380,13 @@ def main(argv=None):
                     help="chance a guest's action is followed by a silent change of its link's totals (default 0.002)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--verbose", action="store_true", help="a line per match on stderr")
+    ap.add_argument("--lean", action="store_true",
+                    help="unload the link's code between hands as the board does (Lockstep(lean=True))")
     args = ap.parse_args(argv)
     if not 0 <= args.loss < 1:
         ap.error("--loss is a probability below 1, not %r" % args.loss)
+    global LEAN  # pylint: disable=global-statement
+    LEAN = True if args.lean else None
     st = play(args)
     print(json.dumps(st))
     return 0 if st["desyncs"] == 0 and st["lost"] == 0 and st["faults"] == 0 else 1

@@ -150,7 +150,7 @@ def close(self, app):
                "pisti_core.linkrec", "pisti_app.stats")
 
 
-def resume_lock(port, session, firmware, now, levels, urandom=None):
+def resume_lock(port, session, firmware, now, levels, urandom=None, lean=None):
     """The Lockstep of the link game ``session`` restored from the saves
     (L-9): its setup from the save, its game as the save has it (the one
     behind catches up from the other's record)."""
@@ -169,7 +169,7 @@ def resume_lock(port, session, firmware, now, levels, urandom=None):
     if urandom is None:
         import os
         urandom = os.urandom
-    return G.Lockstep.resume(port, role, firmware, now, setup, rec, None, levels, urandom, key=key)
+    return G.Lockstep.resume(port, role, firmware, now, setup, rec, None, levels, urandom, key=key, lean=lean)
 
 
 def resume(app, session, uart=None):
