@@ -44,3 +44,17 @@ def _keys_read_the_shims_keypad():
         package = sys.modules.get("pisti_app")
         if package is not None and getattr(package, "keys", None) is keys:
             delattr(package, "keys")
+
+
+@pytest.fixture
+def rare_modules():
+    """linkrx and linkproto as they were before the test: a lean Lockstep
+    (the board's way) unloads them and imports fresh ones, and other tests
+    patch the modules they imported."""
+    import pisti_core
+    from pisti_core import linkgame
+    kept = {n: sys.modules.get("pisti_core." + n) for n in linkgame._RARE}
+    yield
+    for n, mod in kept.items():
+        sys.modules["pisti_core." + n] = mod
+        setattr(pisti_core, n, mod)

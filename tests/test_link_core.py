@@ -454,18 +454,6 @@ def test_L8_a_goodbye_after_the_match_end_ends_nothing_but_one_before_it_does():
 
 
 # -- the code between hands (the board's heap) ---------------------------------------------
-@pytest.fixture
-def rare_modules():
-    """linkrx and linkproto as they were before the test (a lean Lockstep
-    unloads them and imports fresh ones; other tests patch the first)."""
-    import pisti_core
-    kept = {n: sys.modules.get("pisti_core." + n) for n in G._RARE}
-    yield
-    for n, mod in kept.items():
-        sys.modules["pisti_core." + n] = mod
-        setattr(pisti_core, n, mod)
-
-
 def test_L4_on_the_board_the_code_between_hands_is_unloaded_while_a_hand_is_played(rare_modules):
     clock = Clock()
     cable = Cable(clock, loss=0.02, seed=3)

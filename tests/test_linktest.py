@@ -8,8 +8,6 @@ their matches with no desync, nothing lost and no fault -- and a planted bug
 import json
 import sys
 
-import pytest
-
 from pisti_core import linkrx
 from tools import linktest
 
@@ -63,19 +61,6 @@ def test_L5_a_planted_bug_without_repairs_is_reported(capsys, monkeypatch):
     status, st = run(capsys, "--actions", "600", "--seed", "4", "--tamper", "0.05", "--power", "0", "--cuts", "0")
     assert st["tampered"] > 0 and st["desyncs"] + st["lost"] + st["faults"] > 0, st
     assert status == 1
-
-
-@pytest.fixture
-def rare_modules():
-    """linkrx and linkproto as they were (a lean Lockstep unloads them and
-    imports fresh ones; other tests patch the first)."""
-    import pisti_core
-    from pisti_core import linkgame
-    kept = {n: sys.modules.get("pisti_core." + n) for n in linkgame._RARE}
-    yield
-    for n, mod in kept.items():
-        sys.modules["pisti_core." + n] = mod
-        setattr(pisti_core, n, mod)
 
 
 def test_L4_L9_unloading_the_code_between_hands_changes_nothing_under_faults(capsys, rare_modules):
