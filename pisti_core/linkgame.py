@@ -45,6 +45,7 @@ if _CHECKING:  # pyright's view only (the board has no typing module)
 
 GONE_MS = const(180000)  # L-8: a link lost for longer ends the game
 ANSWER_MS = const(5000)  # L-1: no hello in this long: nobody (or no pisti) on the cable
+DEAL_HOLD_MS = const(2000)  # the longest a deal waits for the app to show the hand's last play
 
 _RARE = ("linkrx", "linkproto")  # the code between hands (see the module's text)
 
@@ -88,6 +89,9 @@ class Lockstep:
         self.levels = levels
         self.setup = setup  # type: Any  # a Setup once offered
         self.phase = CONNECT
+        self.now = now  # the last poll's time
+        self.due = None  # the poll time of a hand's end whose deal's work waits (L-4: the play shows first)
+        self.hold_deal = False  # the app: its table has not shown the hand's last play yet (at most DEAL_HOLD_MS)
         self.error = None  # a LinkError once FAILED
         self.peer_fw = None  # type: Any  # the other firmware version once heard
         self.secret = None  # type: Any  # (hand, my 16 bytes)
@@ -199,7 +203,11 @@ class Lockstep:
             if m.over:
                 self.phase = OVER
             else:
-                _rx().deal_phase(self)
+                # L-3's deal begins at a later tick, so the hand's last play is
+                # on the cable and on the screen first: the code between hands
+                # is compiled for it on the board (a few hundred ms).
+                self.phase = DEAL
+                self.due = self.now
 
     def leave(self):
         """Say goodbye (the game ends on both consoles)."""
@@ -212,7 +220,11 @@ class Lockstep:
     # -- receiving ------------------------------------------------------------------
     def poll(self, now):
         """Run the link: returns the number of messages handled."""
+        self.now = now
         got = self.chan.poll(now)
+        d = self.due
+        if d is not None and ticks_diff(now, d) > 0 and (not self.hold_deal or ticks_diff(now, d) >= DEAL_HOLD_MS):
+            _rx().deal_phase(self)
         for typ, p in got:
             self.received += 1
             if self.phase == FAILED:

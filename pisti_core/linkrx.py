@@ -173,6 +173,7 @@ def deal_phase(lk):
     """L-3: commit to this console's bytes for the next hand (and reveal
     them once the other's commitment is here)."""
     lk.phase = DEAL
+    lk.due = None
     k = lk.hands_done
     if lk.secret is None or lk.secret[0] != k:
         if lk.key is not None:  # the same bytes again after a power cut (L-3, L-9)
@@ -187,7 +188,8 @@ def deal_phase(lk):
 
 def _reveal(lk):
     k = lk.hands_done
-    if not lk.revealed and lk.peer_commit is not None and lk.peer_commit[0] == k:
+    if (not lk.revealed and lk.peer_commit is not None and lk.peer_commit[0] == k
+            and lk.secret is not None and lk.secret[0] == k):  # (not before this hand's deal began)
         lk.revealed = True
         lk.chan.send(REVEAL, _b16(k) + lk.secret[1])
 

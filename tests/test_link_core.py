@@ -490,3 +490,48 @@ def test_L9_on_the_board_a_console_resumed_into_a_hand_holds_only_the_plays_code
     rng = random.Random(2)
     assert run(clock, (h, g2), lambda: h.hands_done >= 2 and g2.hands_done >= 2, 600000, random_legal, rng)
     assert P.record(h.match, h.hands_done, 0) == P.record(g2.match, g2.hands_done, g2.rot)
+
+
+def test_L4_a_hands_last_play_goes_on_the_cable_before_the_code_between_hands_loads(rare_modules):
+    """The last action of a hand is sent in the poll that follows it; the
+    deal (L-3) and the code it compiles on the board come a tick later, so
+    the other console shows the play without waiting for that compile."""
+    import pisti_core
+    clock = Clock()
+    cable = Cable(clock)
+    h = G.Lockstep(cable.a, P.HOST, "0.2.0", 0, pisti2(), LEVELS, urandom_from(3), lean=True)
+    g = G.Lockstep(cable.b, P.GUEST, "0.2.0", 0, None, LEVELS, urandom_from(4), lean=True)
+    rng = random.Random(5)
+    last = []
+
+    def choose(c, rng):
+        if len(c.match.hand.legal()) and c.match.hand.ply == 47:
+            last.append(c)
+        return random_legal(c, rng)
+    assert run(clock, (h, g), lambda: bool(last), 600000, choose, rng)
+    c = last[0]
+    other = g if c is h else h
+    assert c.phase == G.DEAL and c.due is not None and c.hands_done == 1  # its deal waits
+    loaded = lambda: "pisti_core.linkrx" in sys.modules or hasattr(pisti_core, "linkrx")  # noqa: E731
+    assert not loaded()
+    c.poll(clock.t)  # the same tick: the action goes on the cable, still no deal
+    assert c.chan.out[1] == G.ACTION and c.due is not None and not loaded()
+    clock.t += 5  # (the bytes' time on the line)
+    other.poll(clock.t)  # the other console takes the action (and its deal waits a tick too)
+    assert other.hands_done == 1 and other.phase == G.DEAL and other.due is not None and not loaded()
+    c.hold_deal = other.hold_deal = True  # the app: its table still holds the hand's last play back
+    clock.t += 5
+    c.poll(clock.t)
+    assert c.due is not None and not loaded()
+    c.hold_deal = False  # shown
+    clock.t += 5
+    c.poll(clock.t)  # a later tick: the deal begins
+    assert c.due is None and c.phase == G.DEAL and c.secret[0] == 1 and loaded()
+    clock.t = other.due + G.DEAL_HOLD_MS - 1
+    other.poll(clock.t)
+    assert other.due is not None and other.secret[0] == 0
+    clock.t += 1
+    other.poll(clock.t)  # however long its table holds it back: DEAL_HOLD_MS at most
+    assert other.due is None and other.secret[0] == 1
+    assert run(clock, (h, g), lambda: h.phase == G.PLAY and g.phase == G.PLAY)
+    assert h.match.hand.deck == g.match.hand.deck and h.hands_done == g.hands_done == 1

@@ -510,3 +510,81 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
         if host.hands_done == 1 and guest.lock.hands_done == 1 and guest.lock.phase == G.PLAY:
             break
     assert host.hands_done == 1 and host.phase == G.PLAY and guest.deck(1) == bytes(host.match.hand.deck)
+
+
+def test_L4_a_persons_play_is_on_the_cable_before_the_table_draws_it_and_the_others_shows_at_once(
+        device, quick_gc):  # noqa: F811
+    """L-4 on the real app (the host, Pişti 2p): the person's action is
+    saved and sent before this console draws it, and the other person's
+    action, once it comes, shows at once: the pause that keeps one's own
+    play on screen (1.2 s here, the bots' pace) gives way to it."""
+    from tools.shims import uart
+    d = device()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    guest = G.Lockstep(cable.b, P.GUEST, "t", d.rig.clock.ticks_ms(), None, LEVELS)
+    step = _link_hand(d, cable, guest, False)
+    d.app.delay_override = 1200
+    seen = []
+    table = d.app.stack[0]
+    drawn = table.act
+
+    def act(seat, a):
+        out = d.app.link.lock.chan.out
+        seen.append((seat, out is not None and out[1] == G.ACTION and out[2][4] == a))
+        drawn(seat, a)
+    table.act = act
+    waits = []
+    for _ in range(12):
+        for _ in range(300):
+            step()
+            st = d.app.status()
+            if st["screen"] != "table" or (st.get("legal") and not st["holding"]):
+                break
+        if st["screen"] != "table":
+            break
+        ply = st["ply"]
+        d.rig.keys.tap("A", 20)
+        t0 = d.rig.clock.now_ms
+        step()
+        assert d.app.status()["holding"]  # its own play stays on screen...
+        for _ in range(300):
+            step()
+            if d.app.status()["ply"] >= ply + 2 or d.app.status()["screen"] != "table":
+                break
+        waits.append(d.rig.clock.now_ms - t0)  # ...until the other's comes
+    mine = [ok for seat, ok in seen if seat == 0]
+    assert len(mine) >= 8 and all(mine), seen
+    assert len(waits) >= 8 and max(waits) < 600, waits  # never the 1.2 s of the pause
+
+
+def test_L4_pisti_4p_the_hosts_person_is_on_the_cable_before_the_hosts_bots_choose(device, quick_gc):  # noqa: F811
+    """The host's bots reply to its person's play, but the other console
+    gets that play first: it is saved and sent before they choose."""
+    from tools.shims import uart
+    d = device()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    guest = G.Lockstep(cable.b, P.GUEST, "t", d.rig.clock.ticks_ms(), None, LEVELS)
+    d.app.prefs.update({"game": "pisti", "players": 4, "seats": ["kalfa", "usta", "acemi"]})
+    step = _link_hand(d, cable, guest, False)
+    assert guest.setup.players == 4 and guest.setup.guest_seat == 2  # partners: seats 1 and 3 are the host's bots
+    seen = []
+    for seat in (1, 3):
+        bot = d.app.bots[seat]
+        choose = bot.choose
+
+        def watch(obs, choose=choose):
+            if obs.ply and obs.turn == 1:  # the reply to the person (seat 0)
+                out = d.app.link.lock.chan.out
+                seen.append(out is not None and out[1] == G.ACTION and out[2][2:4] == bytes((0, obs.ply - 1)))
+            return choose(obs)
+        bot.choose = watch
+    for _ in range(3000):
+        step()
+        st = d.app.status()
+        if st["screen"] != "table" or len(seen) >= 6:
+            break
+        if st.get("legal") and not st["holding"]:
+            d.rig.keys.tap("A", 20)
+    assert len(seen) >= 6 and all(seen), seen

@@ -37,6 +37,11 @@ class RemoteSeat:
         has not arrived (the table waits)."""
         return self.link.remote_action(obs.ply)
 
+    def at(self, ply):
+        """:meth:`choose` without an observation (the table builds none for
+        a remote seat)."""
+        return self.link.remote_action(ply)
+
 
 class LinkPlay:
     """``LinkPlay(lockstep)``: call :meth:`tick` every app tick with the
@@ -113,6 +118,31 @@ class LinkPlay:
         if sent and poll:
             lk.poll(now)  # (what was decided goes on the cable in this tick, not the next: L-4's 100 ms)
 
+    def decide(self, table, a):
+        """The person's action ``a`` at ``table`` (:meth:`pisti_app.table.TableBase.decide`):
+        saved and sent first (L-4: on the cable before the host's bots choose
+        their replies and before this console draws it), then the replies
+        are chosen and saved; returns the plan (``a`` and the replies)."""
+        h = table.hand
+        if not h.is_legal(a):
+            raise ValueError("%r is not legal in %s" % (a, h.describe()))
+        first = bytes((a,))
+        saves = table.app.saves
+        saves.add(first)  # T-6
+        self.tick(table.now, h, first)
+        plan = table.plan(a)
+        if len(plan) > 1:
+            saves.add(plan[1:])
+        return plan
+
+    def answered(self, table):
+        """True when the other console's person is to move next at ``table``
+        and their action has come: a person's own reaction paced it, so the
+        play held on screen gives way at once (L-4)."""
+        h = table.hand
+        return (not table.queue and not h.over and h.turn == self.person
+                and self.remote_action(h.ply) is not None)
+
     def stale(self, s):
         """True when the app's session ``s`` must take the link's game now
         (:meth:`behind`, looked at once the link, having taken a record,
@@ -176,6 +206,9 @@ class LinkPlay:
         h = None if s is None else s.hand
         self.tick(now, s.last if h is None and s is not None else h, queued)  # (an ended hand's last actions may not be out)
         self.hand = h  # (what remote_action() reads: the hand in play only, never the ended one)
+        # The next deal (and on the board the code it compiles) waits until the table has shown
+        # the hand's last play: set after this tick's polls, so it is drawn first (L-4).
+        self.lock.hold_deal = h is not None and not h.over
         if s is not None and s.linked and self.stale(s):
             self._catch_up(app)
             return

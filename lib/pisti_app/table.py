@@ -255,11 +255,14 @@ class TableBase(Screen):
             self.flash = ""
             self.sync()
         if self.holding:
-            if ticks_diff(now, self.hold_until) < 0:
+            link = self.app.link
+            cut = link is not None and link.answered(self)  # (L-4: the other person's play)
+            if ticks_diff(now, self.hold_until) < 0 and not cut:
                 return
             self.holding = False
             self.after_hold()
-            self.sync()
+            if not cut:  # (else the play that comes now draws the table)
+                self.sync()
         h = self.hand
         if h.over:
             if self.toast_until is None:
@@ -303,7 +306,10 @@ class TableBase(Screen):
                 break
             if log:
                 t0 = supervisor.ticks_ms()
-            a = bot.choose(c.observe(seat, m.totals, m.target))
+            if hasattr(bot, "ready"):  # a remote seat (link play): no observation to build
+                a = bot.at(c.ply)
+            else:
+                a = bot.choose(c.observe(seat, m.totals, m.target))
             if a is None:
                 break  # a remote seat: the other console has not decided yet (link play)
             if log:
@@ -317,9 +323,14 @@ class TableBase(Screen):
         return out
 
     def decide(self, a):
-        """The person's action ``a``: saved with the bots' replies, then shown."""
-        plan = self.plan(a)
-        self.app.saves.add(plan)  # T-6: before its result is shown
+        """The person's action ``a``: saved with the bots' replies, then shown
+        (in a link game sent first: :meth:`pisti_app.remote.LinkPlay.decide`)."""
+        link = self.app.link
+        if link is None:
+            plan = self.plan(a)
+            self.app.saves.add(plan)  # T-6: before its result is shown
+        else:
+            plan = link.decide(self, a)
         self.queue = list(plan[1:])
         self.act(0, a)
 
