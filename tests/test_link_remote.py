@@ -558,9 +558,11 @@ def test_L4_a_persons_play_is_on_the_cable_before_the_table_draws_it_and_the_oth
     assert len(waits) >= 8 and max(waits) < 600, waits  # never the 1.2 s of the pause
 
 
-def test_L4_pisti_4p_the_hosts_person_is_on_the_cable_before_the_hosts_bots_choose(device, quick_gc):  # noqa: F811
+def test_L4_pisti_4p_each_persons_play_goes_ahead_of_the_hosts_bots_replies(device, quick_gc):  # noqa: F811
     """The host's bots reply to its person's play, but the other console
-    gets that play first: it is saved and sent before they choose."""
+    gets that play first: it is saved and sent before they choose. And the
+    other console's person's play shows on the host before its bots choose
+    their replies to it."""
     from tools.shims import uart
     d = device()
     cable = Cable(lambda: d.rig.clock.now_ms)
@@ -570,6 +572,7 @@ def test_L4_pisti_4p_the_hosts_person_is_on_the_cable_before_the_hosts_bots_choo
     step = _link_hand(d, cable, guest, False)
     assert guest.setup.players == 4 and guest.setup.guest_seat == 2  # partners: seats 1 and 3 are the host's bots
     seen = []
+    shown = []
     for seat in (1, 3):
         bot = d.app.bots[seat]
         choose = bot.choose
@@ -578,13 +581,16 @@ def test_L4_pisti_4p_the_hosts_person_is_on_the_cable_before_the_hosts_bots_choo
             if obs.ply and obs.turn == 1:  # the reply to the person (seat 0)
                 out = d.app.link.lock.chan.out
                 seen.append(out is not None and out[1] == G.ACTION and out[2][2:4] == bytes((0, obs.ply - 1)))
+            elif obs.ply and obs.turn == 3:  # the reply to the other console's person: shown here first
+                shown.append(d.app.session.hand.ply == obs.ply)
             return choose(obs)
         bot.choose = watch
     for _ in range(3000):
         step()
         st = d.app.status()
-        if st["screen"] != "table" or len(seen) >= 6:
+        if st["screen"] != "table" or (len(seen) >= 6 and len(shown) >= 6):
             break
         if st.get("legal") and not st["holding"]:
             d.rig.keys.tap("A", 20)
     assert len(seen) >= 6 and all(seen), seen
+    assert len(shown) >= 6 and all(shown), shown

@@ -197,3 +197,23 @@ def resume(app, session, uart=None):
     for seat in link.remote_seats():
         app.outside_bots[seat] = link.seat
     return True
+
+
+def behind(link, s):
+    """True when the app's session ``s`` can no longer follow ``link`` (a
+    :class:`pisti_app.remote.LinkPlay`): the link took the other console's
+    record (L-5, L-9) and it holds another game than ``s`` -- a hand ``s``
+    has not seen the end of, or actions that differ from those ``s`` shows."""
+    from pisti_core import linkgame as G
+    lk = link.lock
+    m = lk.match
+    if s is None or m is None or lk.phase not in (G.PLAY, G.OVER):
+        return False
+    h = s.hand
+    if h is None:
+        return lk.hands_done > s.hands_done or (m.over and not s.over)
+    acts = link._acts(h)  # pylint: disable=protected-access
+    if acts is None:
+        return True
+    n = min(len(h.actions), len(acts))
+    return bytes(h.actions[0:n]) != bytes(acts[0:n])

@@ -34,13 +34,9 @@ class RemoteSeat:
 
     def choose(self, obs):
         """The action taken at ``obs.ply`` by the other console; None while it
-        has not arrived (the table waits)."""
+        has not arrived (the table waits). Only ``obs.ply`` is read: the
+        table passes its copy of the hand, building no observation."""
         return self.link.remote_action(obs.ply)
-
-    def at(self, ply):
-        """:meth:`choose` without an observation (the table builds none for
-        a remote seat)."""
-        return self.link.remote_action(ply)
 
 
 class LinkPlay:
@@ -145,7 +141,7 @@ class LinkPlay:
 
     def stale(self, s):
         """True when the app's session ``s`` must take the link's game now
-        (:meth:`behind`, looked at once the link, having taken a record,
+        (:func:`pisti_app.linkends.behind`, looked at once the link, having taken a record,
         holds a hand again). Clears the link's notices."""
         lk = self.lock
         nt = lk.notices
@@ -156,25 +152,8 @@ class LinkPlay:
         if not self.resynced or lk.phase not in (G.PLAY, G.OVER):
             return False
         self.resynced = False
-        return self.behind(s)
-
-    def behind(self, s):
-        """True when the app's session ``s`` can no longer follow the link:
-        the link took the other console's record (L-5, L-9) and it holds
-        another game than ``s`` -- a hand ``s`` has not seen the end of, or
-        actions that differ from those ``s`` shows."""
-        lk = self.lock
-        m = lk.match
-        if s is None or m is None or lk.phase not in (G.PLAY, G.OVER):
-            return False
-        h = s.hand
-        if h is None:
-            return lk.hands_done > s.hands_done or (m.over and not s.over)
-        acts = self._acts(h)
-        if acts is None:
-            return True
-        n = min(len(h.actions), len(acts))
-        return bytes(h.actions[0:n]) != bytes(acts[0:n])
+        from pisti_app import linkends
+        return linkends.behind(self, s)
 
     def adopt(self, s):
         """Bring the session ``s`` to the link's game (:func:`pisti_app.linkends.adopt`)."""

@@ -306,10 +306,8 @@ class TableBase(Screen):
                 break
             if log:
                 t0 = supervisor.ticks_ms()
-            if hasattr(bot, "ready"):  # a remote seat (link play): no observation to build
-                a = bot.at(c.ply)
-            else:
-                a = bot.choose(c.observe(seat, m.totals, m.target))
+            remote = hasattr(bot, "ready")  # (link play: it reads only the ply, no observation is built)
+            a = bot.choose(c if remote else c.observe(seat, m.totals, m.target))
             if a is None:
                 break  # a remote seat: the other console has not decided yet (link play)
             if log:
@@ -320,6 +318,8 @@ class TableBase(Screen):
                                  % (seat, a, c.describe()))
             c.apply(a)
             out.append(a)
+            if remote:
+                break  # the other console's action shows now; the bots after it choose at their turn (L-4)
         return out
 
     def decide(self, a):
