@@ -288,14 +288,5 @@ class Lockstep:
         come from (L-3: saved with the game, so ``secret`` may be None). A
         record saved as its hand ended is scored and the next hand's deal
         begins."""
-        self = cls(port, role, firmware, now, setup, levels, urandom, (saved, secret), last_ses, key, lean)
-        self.secret = secret
-        if self.match is not None and self.match.over:
-            self.phase = OVER
-        elif self.match is not None and self.match.hand is not None:
-            self.phase = PLAY
-        else:
-            _rx().deal_phase(self)
-        if self.lean and self.phase != DEAL:
-            self._shed()  # (the hello is out: a hand in play holds only the plays' code)
-        return self
+        return _rx().resume(cls(port, role, firmware, now, setup, levels, urandom, (saved, secret), last_ses,
+                                key, lean), secret)

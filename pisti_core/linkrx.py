@@ -211,3 +211,18 @@ def need(lk, force):
     lk.phase = RESYNC
     lk.inbox = bytearray()
     lk.chan.send(NEED, b"\x01" if force else b"\x00")
+
+
+def resume(lk, secret):
+    """The rest of :meth:`pisti_core.linkgame.Lockstep.resume` (L-9): the
+    phase the saved game is in; a hand's deal begins if none is in play."""
+    lk.secret = secret
+    if lk.match is not None and lk.match.over:
+        lk.phase = OVER
+    elif lk.match is not None and lk.match.hand is not None:
+        lk.phase = PLAY
+    else:
+        deal_phase(lk)
+    if lk.lean and lk.phase != DEAL:
+        lk._shed()  # (the hello is out: a hand in play holds only the plays' code)  pylint: disable=protected-access
+    return lk

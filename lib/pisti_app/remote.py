@@ -121,7 +121,7 @@ class LinkPlay:
         are chosen and saved; returns the plan (``a`` and the replies)."""
         h = table.hand
         if not h.is_legal(a):
-            raise ValueError("%r is not legal in %s" % (a, h.describe()))
+            raise ValueError("not legal: %r" % a)
         first = bytes((a,))
         saves = table.app.saves
         saves.add(first)  # T-6
@@ -165,15 +165,6 @@ class LinkPlay:
         from pisti_app import linkends
         linkends.close(self, app)
 
-    def _catch_up(self, app):
-        from pisti_app import linkends
-        linkends.catch_up(self, app)
-
-    def gone(self, app, left=False):
-        """L-8, or the other console's goodbye: :func:`pisti_app.linkends.gone`."""
-        from pisti_app import linkends
-        linkends.gone(self, app, left)
-
     def app_tick(self, app, now):
         """Run the link of the app's link game: send what this console decided
         (the table's hand and its queue), deal the next hand once the link
@@ -189,7 +180,8 @@ class LinkPlay:
         # the hand's last play: set after this tick's polls, so it is drawn first (L-4).
         self.lock.hold_deal = h is not None and not h.over
         if s is not None and s.linked and self.stale(s):
-            self._catch_up(app)
+            from pisti_app import linkends
+            linkends.catch_up(self, app)
             return
         if s is not None and s.over and not self.ended and self.lock.phase == G.OVER and self.lock.chan.idle():
             self.ended = True
@@ -203,11 +195,10 @@ class LinkPlay:
                 app.later(app._next_hand)
         secs = -1
         st = self.status(now)
-        if st == "gone" and s is not None and s.linked and not s.over:
-            self.gone(app)
-            return
-        if st == "failed" and s is not None and s.linked and not s.over:
-            self.gone(app, True)  # the other console left (its person's Exit or time, T-4 there) or failed
+        if (st == "gone" or st == "failed") and s is not None and s.linked and not s.over:
+            # L-8, or the other console left (its person's Exit or time, T-4 there) or failed
+            from pisti_app import linkends
+            linkends.gone(self, app, st == "failed")
             return
         if st == "waiting":
             secs = self.lock.left_ms(now) // 1000
