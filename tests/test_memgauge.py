@@ -128,7 +128,7 @@ def test_L2_L3_a_link_match_completes_on_both_consoles(link_gauge):
     assert set(line["modes"]["link_yedili4"]) == {"peak", "matches", "host", "guest"}
 
 
-@pytest.mark.xfail(reason="issue 18: 127,558 B (host) and 121,170 B (guest) live at their peaks in the link match "
+@pytest.mark.xfail(reason="issue 18: 127,264 B (host) and 120,940 B (guest) live at their peaks in the link match "
                           "(5 Dec 2026, stop 29: the deal after the table has shown the last play; table minimums "
                           "120.7 / 117.1 KB, the single-console Pis Yedili 4p match alone 110.2 KB); "
                           "the table itself must get leaner", strict=False)
