@@ -377,6 +377,17 @@ def test_tune_repeats_with_its_seed_and_starts_from_todays_weights():
     assert a["rows"][0]["weights"][9] == a["rows"][2]["weights"][9]  # the Pico's budget stays
     assert a["check"]["deals"] == 4 and a["check"]["seed"] == 2
     assert "better" in a and "tune pisti 2p" in tune.report(a)
+    # --spread: a local search, every weight within that much of today's.
+    c = tune.tune("pisti", 2, 4, 2, seed=3, check_deals=0, jobs=1, spread=0.05)
+    base = tune.usta_weights("pisti")
+    moved = 0
+    for r in c["rows"]:
+        for i, _, lo, hi in tune.SPACES["pisti"]:
+            assert abs(r["weights"][i] - base[i]) <= 0.05 * (hi - lo)
+            moved += r["weights"][i] != base[i]
+    assert moved and c["spread"] == 0.05
+    with pytest.raises(ValueError, match="spread"):
+        tune.tune("pisti", 2, 1, 1, seed=1, spread=2.0)
 
 
 def test_ladder_rows_table_and_plot(tmp_path):
