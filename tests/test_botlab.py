@@ -412,6 +412,14 @@ def test_ladder_rows_table_and_plot(tmp_path):
     assert im.size[0] == 720 and im.size[1] > 26 * len(rows)
 
 
+def test_ladder_plays_its_rows_and_times_them():
+    from tools import ladder
+    rows = ladder.run_ladder("pimc2", 2, 5, modes=("pisti2",), ref_deals=1)
+    assert [(r["a"], r["b"], r["deals"]) for r in rows] == \
+        [("usta", "pimc2", 1), ("kalfa", "pimc2", 1), ("usta", "greedy", 2), ("kalfa", "greedy", 2)]
+    assert all(r["seconds"] >= 0 and r["seed"] == 5 for r in rows)  # KeyError without it
+
+
 def test_ladder_merge_replaces_the_modes_played_again():
     from tools import ladder
     old = [{"game": g, "players": p, "a": a, "b": "greedy", "mean_diff": 1.0}

@@ -54,7 +54,7 @@ def run_ladder(ref, deals, seed, jobs=1, use_ray=False, modes=("pisti2", "pisti4
         res.append({"game": game, "players": players, "a": a, "b": b, "deals": n,
                     "seed": seed, "mean_diff": r["mean_diff"], "ci95": r["ci95"],
                     "hand_win_rate": r["hand_win_rate"],
-                    "ms_per_decision": r["ms_per_decision"]})
+                    "ms_per_decision": r["ms_per_decision"], "seconds": r["seconds"]})
     return res
 
 
