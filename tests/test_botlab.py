@@ -184,6 +184,31 @@ def test_guarded_search_is_usta_unless_sure_and_the_search_when_z_is_zero():
     assert n >= 20 and differs  # the search did overrule somewhere
 
 
+def test_sequential_guarded_search_decides_on_the_worlds_it_searched():
+    # pimcg...aK: K worlds first, doubled while the choice is close. Its
+    # decision is the plain guarded search's on as many worlds (the same
+    # stream of worlds), and it stops early where Usta's card is clear.
+    # Fair play (T-5): re-dealing what the seat cannot see changes nothing.
+    rng = random.Random(8)
+    n = early = deep = 0
+    for k, (st, seat) in enumerate(positions(2, 3, 21)):
+        o = st.observe(seat)
+        if len(o.hand) < 2 or k % 2:
+            continue
+        seq = Guarded(random.Random(k), 8, "fast", 1, 1.0, 2)
+        c = seq.choose(o)
+        w = seq.searched
+        assert w in (2, 4, 8)
+        assert Guarded(random.Random(k), w, "fast", 1, 1.0).choose(o) == c, st.describe()
+        o2 = pisti_redeal(st, seat, rng).observe(seat)
+        assert o2 == o
+        assert Guarded(random.Random(k), 8, "fast", 1, 1.0, 2).choose(o2) == c, st.describe()
+        early += w == 2
+        deep += w == 8
+        n += 1
+    assert n >= 20 and early and deep
+
+
 def yedili_positions(games, seed):
     """(state, seat to move) along Pis Yedili hands of usta against kalfa,
     2 to 4 players, Muamele picks left out (Y-15: face down)."""
@@ -248,6 +273,11 @@ def test_lab_names():
     g = make("pimcgu16h1", "pisti", random.Random(1))
     assert isinstance(g, Guarded) and (g.worlds, g.rollout, g.horizon, g.z) == (16, "usta", 1, 2.0)
     assert make("pimcg8z25", "pisti", random.Random(1)).z == 2.5 and is_lab("pimcgf32h2z15")
+    a = make("pimcgu32h2z15a8", "pisti", random.Random(1))
+    assert (a.worlds, a.horizon, a.z, a.first) == (32, 2, 1.5, 8)
+    assert make("pimcgu32", "pisti", random.Random(1)).first == 0
+    with pytest.raises(ValueError, match="Pişti only"):
+        make("pimcg32a8", "yedili", random.Random(1))
     from tools.botlab import pimc_yedili
     y = make("pimcg8", "yedili", random.Random(1))
     assert isinstance(y, pimc_yedili.Guarded) and (y.worlds, y.rollout, y.z) == (8, "fast", 2.0)
@@ -347,6 +377,17 @@ def test_tune_repeats_with_its_seed_and_starts_from_todays_weights():
     assert a["rows"][0]["weights"][9] == a["rows"][2]["weights"][9]  # the Pico's budget stays
     assert a["check"]["deals"] == 4 and a["check"]["seed"] == 2
     assert "better" in a and "tune pisti 2p" in tune.report(a)
+    # --spread: a local search, every weight within that much of today's.
+    c = tune.tune("pisti", 2, 4, 2, seed=3, check_deals=0, jobs=1, spread=0.05)
+    base = tune.usta_weights("pisti")
+    moved = 0
+    for r in c["rows"]:
+        for i, _, lo, hi in tune.SPACES["pisti"]:
+            assert abs(r["weights"][i] - base[i]) <= 0.05 * (hi - lo)
+            moved += r["weights"][i] != base[i]
+    assert moved and c["spread"] == 0.05
+    with pytest.raises(ValueError, match="spread"):
+        tune.tune("pisti", 2, 1, 1, seed=1, spread=2.0)
 
 
 def test_ladder_rows_table_and_plot(tmp_path):
@@ -369,6 +410,14 @@ def test_ladder_rows_table_and_plot(tmp_path):
     ladder.plot(str(png), fake, "t")
     im = Image.open(png)
     assert im.size[0] == 720 and im.size[1] > 26 * len(rows)
+
+
+def test_ladder_plays_its_rows_and_times_them():
+    from tools import ladder
+    rows = ladder.run_ladder("pimc2", 2, 5, modes=("pisti2",), ref_deals=1)
+    assert [(r["a"], r["b"], r["deals"]) for r in rows] == \
+        [("usta", "pimc2", 1), ("kalfa", "pimc2", 1), ("usta", "greedy", 2), ("kalfa", "greedy", 2)]
+    assert all(r["seconds"] >= 0 and r["seed"] == 5 for r in rows)  # KeyError without it
 
 
 def test_ladder_merge_replaces_the_modes_played_again():

@@ -143,7 +143,7 @@ SCENES = (
     # banner in the hand number's place; a demo's match end (its keys line says any key).
     _s("fw_demo_yedili", ["--seed", "1", "--keys", "WAIT:31000,A,A,B,WAIT:5000"], "table", profile=_FW,
        demo=True, game="yedili", players=3),
-    _s("demo_match_end", ["--seed", "1", "--set", "PISTI_DELAY=400", "--keys", "WAIT:237000"], "match_end",
+    _s("demo_match_end", ["--seed", "3", "--set", "PISTI_DELAY=400", "--keys", "WAIT:191000"], "match_end",
        demo=True),
     _s("fw_leave_rated_scrolled", ["--start", "pisti:2:usta", "--rated", "--seed", "7",
                                    "--keys", "B:800,C*4,B,C,C"], "confirm", profile=_FW),

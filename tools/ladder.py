@@ -5,7 +5,7 @@ The ladder: Usta and Kalfa against the search reference (and greedy) in the
 duplicate arena, per mode, with 95% intervals; a Markdown table for the
 README and a plot (PNG, Pillow).
 
-    python tools/ladder.py --ref pimc16 --deals 400 --seed 7 --out ladder.json --plot ladder.png
+    python tools/ladder.py --ref pimcgu64h1a8 --deals 400 --seed 7 --out ladder.json --plot ladder.png
     python tools/ladder.py --from ladder.json --plot ladder.png    # redraw, no games
     python tools/ladder.py --modes pisti2 --merge ladder.json --out ladder.json   # one mode again
 
@@ -54,7 +54,7 @@ def run_ladder(ref, deals, seed, jobs=1, use_ray=False, modes=("pisti2", "pisti4
         res.append({"game": game, "players": players, "a": a, "b": b, "deals": n,
                     "seed": seed, "mean_diff": r["mean_diff"], "ci95": r["ci95"],
                     "hand_win_rate": r["hand_win_rate"],
-                    "ms_per_decision": r["ms_per_decision"]})
+                    "ms_per_decision": r["ms_per_decision"], "seconds": r["seconds"]})
     return res
 
 
@@ -129,7 +129,8 @@ def plot(path, rows, title):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description="The bot ladder against the search reference.")
-    ap.add_argument("--ref", default="pimc16", help="the reference bot (Pişti rows)")
+    ap.add_argument("--ref", default="pimcgu64h1a8",
+                    help="the reference bot (Pişti rows; the strongest measured, README)")
     ap.add_argument("--yref", default="pimcg8", help="the reference bot (Pis Yedili rows; \"\": none)")
     ap.add_argument("--deals", type=int, default=400, help="deals a row against greedy")
     ap.add_argument("--ref-deals", type=int, default=None,

@@ -19,6 +19,11 @@ Examples::
 
     python tools/tune.py --game pisti --players 2 --trials 30 --deals 400 --seed 100
     python tools/tune.py --game yedili --players 4 --trials 20 --deals 200 --ray
+    python tools/tune.py --game pisti --players 2 --trials 20 --deals 2000 --spread 0.1
+
+``--spread F`` searches near today's weights only (each within F of its
+range): candidates that differ little from Usta differ from it in few
+decisions, so their duplicate figures are tight and small gains show.
 """
 
 import argparse
@@ -74,8 +79,21 @@ def measure(game, players, weights, against, deals, seed, jobs, use_ray):
                      jobs=jobs, use_ray=use_ray)
 
 
+def space(game, spread=None):
+    """The tuned parameters, (index, name, low, high); with ``spread`` (a
+    fraction of each range) only today's weight plus or minus that much."""
+    out = []
+    base = usta_weights(game)
+    for i, name, lo, hi in SPACES[game]:
+        if spread:
+            d = max(1, int(spread * (hi - lo)))
+            lo, hi = max(lo, base[i] - d), min(hi, base[i] + d)
+        out.append((i, name, lo, hi))
+    return out
+
+
 def tune(game, players, trials, deals, seed, against="usta", check_deals=None, jobs=1,
-         use_ray=False, progress=False):
+         use_ray=False, progress=False, spread=None):
     """Run the study; returns the report dict."""
     os.environ.setdefault("OPTUNA_DISABLE_TELEMETRY", "1")
     import optuna
@@ -84,12 +102,15 @@ def tune(game, players, trials, deals, seed, against="usta", check_deals=None, j
         raise ValueError("unknown game %r (pisti or yedili)" % (game,))
     if trials < 1 or deals < 1:
         raise ValueError("--trials and --deals must be at least 1")
+    if spread is not None and not 0 < spread <= 1:
+        raise ValueError("--spread is a fraction of each range, 0 < spread <= 1")
+    dims = space(game, spread)
     base = usta_weights(game)
     rows = []
     prog = arena.Progress(trials, "tune %s %dp" % (game, players), progress, unit="trials")
 
     def objective(trial):
-        params = {name: trial.suggest_int(name, lo, hi) for _, name, lo, hi in SPACES[game]}
+        params = {name: trial.suggest_int(name, lo, hi) for _, name, lo, hi in dims}
         w = candidate(game, params)
         r = measure(game, players, w, against, deals, seed, jobs, use_ray)
         rows.append({"trial": trial.number, "weights": w, "mean_diff": r["mean_diff"],
@@ -105,7 +126,7 @@ def tune(game, players, trials, deals, seed, against="usta", check_deals=None, j
     study.optimize(objective, n_trials=trials)
     best = candidate(game, study.best_params)
     out = {"game": game, "players": players, "against": against, "trials": trials,
-           "deals": deals, "seed": seed, "before": base, "best": best,
+           "deals": deals, "seed": seed, "spread": spread, "before": base, "best": best,
            "best_mean_diff": study.best_value, "rows": rows}
     if check_deals:
         r = measure(game, players, best, "usta", check_deals, seed + 1, jobs, use_ray)
@@ -143,6 +164,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=100)
     ap.add_argument("--check-deals", type=int, default=1000,
                     help="fresh deals (seed + 1) checking the best against usta; 0: none")
+    ap.add_argument("--spread", type=float, default=None,
+                    help="search only today's weights plus or minus this fraction of each "
+                         "range (a local search; default: the whole ranges)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--ray", action="store_true", help="each trial's deals over Ray")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
@@ -151,7 +175,7 @@ def main(argv=None):
     show = not a.quiet and not a.json and sys.stderr.isatty()
     try:
         res = tune(a.game, a.players, a.trials, a.deals, a.seed, a.against, a.check_deals,
-                   a.jobs, arena.ray_wanted(a.ray), show)
+                   a.jobs, arena.ray_wanted(a.ray), show, a.spread)
     except ValueError as e:
         sys.stderr.write("tune: %s\n" % e)
         return 2

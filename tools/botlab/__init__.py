@@ -11,7 +11,8 @@ name in tools/arena.py like the levels.
   the points and cards taken so far. ``pimcg...`` (``pimcgu16h1``): Usta,
   overruled by that search when its best card beats Usta's by more than
   ``zK`` tenths of a standard error, paired over the worlds (default z20:
-  2.0); in Pis Yedili (:mod:`tools.botlab.pimc_yedili`) with rollouts to
+  2.0); ``aK`` (``pimcgu32a8``, Pişti only) searches sequentially: K
+  worlds first, doubled up to N while the choice is close; in Pis Yedili (:mod:`tools.botlab.pimc_yedili`) with rollouts to
   the hand's end, ``greedy`` in every seat (``u``: Usta). The others play
   Pişti only.
 * ``usta:W0:W1:...`` / ``kalfa:...``: the level with other weights, as
@@ -21,7 +22,7 @@ name in tools/arena.py like the levels.
 
 import re
 
-_PIMC = re.compile(r"^pimc(g?)([uf]?)([0-9]+)(?:h([0-9]))?(?:z([0-9]+))?$")
+_PIMC = re.compile(r"^pimc(g?)([uf]?)([0-9]+)(?:h([0-9]))?(?:z([0-9]+))?(?:a([0-9]+))?$")
 _WEIGHTED = re.compile(r"^(usta|kalfa):([0-9]+(?::[0-9]+)*)$")
 _SIZES = {"pisti": 10, "yedili": 17}
 
@@ -55,6 +56,11 @@ def make(name, game, rng):
                 from tools.botlab.pimc_yedili import Guarded
             else:
                 from tools.botlab.pimc_pisti import Guarded
+            if m.group(6):
+                if game == "yedili":
+                    raise ValueError("%s: the sequential search (aK) plays Pişti only" % (name,))
+                return Guarded(rng, int(m.group(3)), roll, int(m.group(4) or 0),
+                               int(m.group(5) or 20) / 10.0, int(m.group(6)))
             return Guarded(rng, int(m.group(3)), roll, int(m.group(4) or 0),
                            int(m.group(5) or 20) / 10.0)
         if game != "pisti":

@@ -450,15 +450,22 @@ def _key(obs):
 
 
 class Guarded:
-    """``Guarded(rng, worlds, rollout, horizon, z)``: Usta, overruled by the
-    search. Each decision Usta chooses (with ``rng``, exactly as a plain
-    Usta would: where the search agrees, the play is Usta's to the last
-    draw); the search values every card on the same ``worlds`` (its own
+    """``Guarded(rng, worlds, rollout, horizon, z, first)``: Usta, overruled
+    by the search. Each decision Usta chooses (with ``rng``, exactly as a
+    plain Usta would: where the search agrees, the play is Usta's to the
+    last draw); the search values every card on the same worlds (its own
     generator, seeded by what the seat has seen), and plays its best card
     instead only when that card's advantage over Usta's, paired world by
-    world, is more than ``z`` standard errors above zero."""
+    world, is more than ``z`` standard errors above zero.
 
-    def __init__(self, rng, worlds=16, rollout="usta", horizon=1, z=2.0):
+    ``first`` (0: all ``worlds`` at once) makes the search sequential: it
+    starts with ``first`` worlds and doubles them up to ``worlds`` only
+    while the best card's advantage is promising (more than ``_GO``
+    standard errors, and not yet ``z``); the decision is taken on all the
+    worlds searched. Most decisions agree with Usta on a few worlds, so the
+    search spends its worlds where the choice is close."""
+
+    def __init__(self, rng, worlds=16, rollout="usta", horizon=1, z=2.0, first=0):
         self.rng = rng
         self.usta = Bot(rng, 4)
         self.pimc = Pimc(None, worlds, rollout, horizon=horizon)
@@ -466,8 +473,10 @@ class Guarded:
         self.rollout = rollout
         self.horizon = horizon
         self.z = z
+        self.first = first if 0 < first < worlds else 0
         self.decisions = 0
         self.overruled = 0
+        self.searched = 0  # worlds searched, over all decisions
 
     def choose(self, obs):
         """Usta's card, or the search's best when it is clearly better."""
@@ -476,26 +485,46 @@ class Guarded:
         if len(hand) == 1:
             return u
         self.decisions += 1
-        self.pimc.rng = random.Random(_key(obs))
-        rows = self.pimc.values(obs)
+        pimc = self.pimc
+        pimc.rng = random.Random(_key(obs))
+        ui = list(hand).index(u)
         k = len(hand)
         tot = [0.0] * k
-        for row in rows:
+        rows = []
+        step = self.first or self.worlds
+        while True:
+            pimc.worlds = min(step, self.worlds - len(rows))
+            for row in pimc.values(obs):  # the same generator: the next worlds
+                rows.append(row)
+                for i in range(k):
+                    tot[i] += row[i]
+            best = ui
             for i in range(k):
-                tot[i] += row[i]
-        ui = list(hand).index(u)
-        best = ui
-        for i in range(k):
-            if tot[i] > tot[best]:
-                best = i
-        if best == ui:
-            return u
-        n = len(rows)
-        d = [row[best] - row[ui] for row in rows]
-        mean = sum(d) / n
-        var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
-        var = max(var, _VAR0)  # the worlds agreeing to the last point are not proof
-        if mean > 0 and mean * mean * n > self.z * self.z * var:
+                if tot[i] > tot[best]:
+                    best = i
+            if best == ui:
+                t = 0.0
+            else:
+                t = _tstat([row[best] - row[ui] for row in rows])
+            if t <= _GO or t > self.z or len(rows) >= self.worlds:
+                break
+            step = len(rows)  # double
+        self.searched += len(rows)
+        if best != ui and t > self.z:
             self.overruled += 1
             return hand[best]
         return u
+
+
+_GO = 0.5  # a sequential search goes on while the advantage is this many standard errors
+
+
+def _tstat(d):
+    """Paired mean over its standard error (variance floored by ``_VAR0``)."""
+    n = len(d)
+    mean = sum(d) / n
+    if mean <= 0:
+        return 0.0
+    var = sum((x - mean) ** 2 for x in d) / (n - 1) if n > 1 else 0.0
+    var = max(var, _VAR0)  # the worlds agreeing to the last point are not proof
+    return mean / (var / n) ** 0.5
