@@ -157,13 +157,16 @@ def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(dev
     assert host.lock.hands_done == 1 and guest.hands_done == 1
 
 
-def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, quick_gc):  # noqa: F811
+def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, quick_gc, monkeypatch):  # noqa: F811
     """The real app hosts a Pişti 2p link match to its end: after each hand
     the app waits for the link's deal (L-3) -- it never deals by itself --
-    and both consoles finish the match with the same hands and totals."""
+    and both consoles finish the match with the same hands and totals. On
+    the board each hand's end unloads the bots' observation code."""
     from pisti_app.remote import LinkPlay
     from pisti_app.session import GameSession
     d = device()
+    forgotten = []
+    monkeypatch.setattr(type(d.app), "forget", staticmethod(lambda *names: forgotten.extend(names)))
     d.first_frame()
     clock = lambda: d.rig.clock.ticks_ms()  # noqa: E731
     cable = Cable(lambda: d.rig.clock.now_ms, loss=0.01, seed=4)
@@ -221,6 +224,7 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, quick_gc):
     assert not [b for b in d.app.bots if type(b).__name__ == "RemoteSeat"] and not d.app.outside_bots
     assert host.lock.hands_done == guest.hands_done == d.app.session.hands_done == len(decks) >= 2
     assert decks == [bytes(h[1]) for h in guest.match.history]  # the link's decks
+    assert forgotten.count("pisti_core.pisti_obs") >= len(decks)  # at each hand's end
     assert list(m.totals) == list(reversed(guest.match.totals))  # the guest counts from its own seat
 
 

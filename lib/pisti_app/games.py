@@ -250,6 +250,8 @@ class GameFlow:
 
     def _hand_end(self):  # type: (pisti_app.app.App) -> None
         self.release()  # the table goes first: the statistics' code compiles in its room
+        if self.link is not None:  # (a bot's observation code, ~1 KB: compiled again at its next decision;
+            self.forget("pisti_core.yedili_obs", "pisti_core.pisti_obs")  # a link hand's end is tight on a Pico)
         s = self.session
         if _CHECKING:
             assert s
