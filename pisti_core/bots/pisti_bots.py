@@ -64,7 +64,7 @@ _BUDGET = const(9)  # search nodes for the last two-player deal (0: no solver);
 # usta's 2600 keeps its worst decision on a Pico under 500 ms (4000 took
 # ~690 ms) and plays as well: usta-kalfa +1.47, usta-greedy +5.99 over 1000
 # duplicate deals (seed 7), against +1.48 and +5.96 with 4000. usta's other
-# weights from tools/tune.py --spread 0.1 (README, tools/botlab/tune_pisti2.json):
+# weights from tools/tune.py --spread 0.1 (README, tools/botlab/tune_pisti2_local.json):
 # +0.11 a hand over the old (205, 2048, 0, 512, 614, 1024, 102, 256, 819).
 WEIGHTS = ((112, 2422, 41, 574, 609, 1097, 121, 169, 869, 2600),
            (205, 2048, 1024, 0, 614, 512, 1024, 1024, 1024, 0))

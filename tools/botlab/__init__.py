@@ -56,13 +56,12 @@ def make(name, game, rng):
                 from tools.botlab.pimc_yedili import Guarded
             else:
                 from tools.botlab.pimc_pisti import Guarded
+            args = (int(m.group(3)), roll, int(m.group(4) or 0), int(m.group(5) or 20) / 10.0)
             if m.group(6):
                 if game == "yedili":
                     raise ValueError("%s: the sequential search (aK) plays Pişti only" % (name,))
-                return Guarded(rng, int(m.group(3)), roll, int(m.group(4) or 0),
-                               int(m.group(5) or 20) / 10.0, int(m.group(6)))
-            return Guarded(rng, int(m.group(3)), roll, int(m.group(4) or 0),
-                           int(m.group(5) or 20) / 10.0)
+                args += (int(m.group(6)),)
+            return Guarded(rng, *args)
         if game != "pisti":
             raise ValueError("%s plays Pişti only (pimcg... plays Pis Yedili too)" % (name,))
         from tools.botlab.pimc_pisti import Pimc
