@@ -91,12 +91,6 @@ _FF32 = b"\xff" * 32
 _T = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
       0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
 
-NOTICE_FOREIGN = "nvm: unrecognised data found, starting with fresh saves"
-NOTICE_VERSION = "nvm: saves are in layout %d, this build reads %d; starting fresh"
-NOTICE_CUT_IMAGE = "nvm: power was cut while tidying the saves; some may be lost"
-NOTICE_TORN = "nvm: an interrupted save was discarded"
-NOTICE_DAMAGE = "nvm: damaged saves found at byte %d were dropped"
-
 
 def crc16(buf, start=0, end=None):
     """CRC-16/CCITT-FALSE (init 0xFFFF, poly 0x1021) of ``buf[start:end]``."""
@@ -145,15 +139,6 @@ def _put(buf, p, kind, payload):
     p = _put_head(buf, p, kind, n)
     buf[p:p + n] = payload
     return _put_check(buf, start, p + n)
-
-
-def _all_ff(buf, a, b):
-    while a < b:
-        n = b - a if b - a < 32 else 32
-        if buf[a:a + n] != _FF32[:n]:
-            return False
-        a += n
-    return True
 
 
 def _blob(data, what):
@@ -222,110 +207,11 @@ class Store:
         return 0 if self._dirty else self._size - p - pre
 
     def load(self):
-        """Read the nvm; returns 'ok', 'recovered' or 'reset' (also ``status``)."""
-        self._clear()
-        size = self._size
-        img = self._buf
-        if img is None:
-            img = self._nvm[0:size]
-        else:  # read in small pieces into the buffer: no 4 KB temporary
-            for a in range(0, size, 256):
-                b = a + 256 if a + 256 < size else size
-                img[a:b] = self._nvm[a:b]
-        if img[0:4] != _MAGIC:
-            self._free = 0
-            if _all_ff(img, 0, size):
-                self.blank = True
-                return self.status
-            self._dirty = True
-            k = 0
-            while k < 4 and img[k] == _MAGIC[k]:
-                k += 1
-            if k and _all_ff(img, k, size):  # cut while writing the magic
-                return self._flag("recovered", NOTICE_CUT_IMAGE)
-            if k == 3:
-                return self._flag("reset", NOTICE_VERSION % (img[3], _VERSION))
-            return self._flag("reset", NOTICE_FOREIGN)
-        p = 4
-        torn = meta = False
-        bad = -1  # where damage was first seen
-        while p < size:
-            t = img[p]
-            if t == 0xFF:
-                break
-            kind = t >> 4
-            code = t & 15
-            h = 1 if code <= 12 else code - 11
-            if kind == 0 or kind > _STATS or code == 15 or p + h > size:
-                break
-            if code <= 12:
-                n = code
-            elif code == 13:
-                n = img[p + 1]
-                n = -1 if n == 0xFF else n
-            else:
-                n = -1 if img[p + 1] > 127 or img[p + 2] > 127 else img[p + 1] << 7 | img[p + 2]
-            if n < 0:  # the length was never written: a cut record
-                torn = True
-                p += h
-                continue
-            end = p + h + n + 2
-            if end > size:
-                break
-            c = crc16(img, p, end - 2)
-            if img[end - 2] != c >> 8 or img[end - 1] != c & 0x7F:
-                if img[end - 1] == 0xFF:  # cut before its last byte
-                    torn = True
-                else:  # a record changed after it was written
-                    bad = p if bad < 0 else bad
-            else:
-                torn = False
-                meta = self._apply(kind, img, p + h, n) or meta
-            p = end
-        self._free = p
-        if bad < 0 and not _all_ff(img, p, size):  # a record that does not parse
-            bad = p
-        if bad >= 0:  # keep what parsed; the next save rewrites it all
-            self._dirty = True
-            return self._flag("recovered", NOTICE_DAMAGE % bad)
-        if not meta:
-            self._seal = True
-            return self._flag("recovered", NOTICE_CUT_IMAGE)
-        if torn:
-            return self._flag("recovered", NOTICE_TORN)
-        return self.status
-
-    def _flag(self, status, notice):
-        self.status = status
-        self.notice = notice
-        return status
-
-    def _apply(self, kind, img, a, n):
-        b = a + n
-        if kind == _SETTINGS:
-            self.settings = bytes(img[a:b])
-        elif kind == _RANKING:
-            self.ranking = bytes(img[a:b])
-        elif kind == _STATS:
-            self.stats = bytes(img[a:b])
-        elif kind == _START:
-            self.game_header = bytes(img[a:b])
-            self.game_actions = bytearray()
-        elif kind == _ACTIONS:
-            if self.game_header is not None:
-                self.game_actions += img[a:b]
-        elif kind == _END:
-            self.game_header = None
-            self.game_actions = bytearray()
-        elif kind == _GAME:
-            if n and img[a] < n:
-                h = a + 1 + img[a]
-                self.game_header = bytes(img[a + 1:h])
-                self.game_actions = bytearray(img[h:b])
-        elif kind == _META and n >= 2:
-            self.generation = img[a] << 8 | img[a + 1]
-            return True
-        return False
+        """Read the nvm; returns 'ok', 'recovered' or 'reset' (also ``status``).
+        The reading is in :mod:`pisti_core.nvload`, which a console needs
+        only at boot (and may forget after)."""
+        from pisti_core.nvload import load
+        return load(self)
 
     # -- saving ----------------------------------------------------------------
     def put_settings(self, data):

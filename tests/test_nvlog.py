@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pisti_core import nvlog
+from pisti_core import nvload, nvlog
 from pisti_core.nvlog import Store
 from tools import nvm_report as R
 from tools.shims.nvm import FlashNvm, PowerCut
@@ -343,7 +343,7 @@ def test_a_torn_record_is_dropped_and_the_log_goes_on_without_erasing(op):
             R.apply_op(st_cut, op)
         back = cut.restart()
         got = Store(back)
-        assert got.load() == "recovered" and got.notice == nvlog.NOTICE_TORN
+        assert got.load() == "recovered" and got.notice == nvload.NOTICE_TORN
         assert R.state_of(got) == before
         got.add_actions(b"\x07\x07")  # appended past the torn bytes
         got.put_ranking(b"rank")
@@ -368,7 +368,7 @@ def test_an_image_cut_just_before_its_meta_is_sealed_without_an_erase():
         st_cut.compact()
     back = cut.restart()
     got = Store(back)
-    assert got.load() == "recovered" and got.notice == nvlog.NOTICE_CUT_IMAGE
+    assert got.load() == "recovered" and got.notice == nvload.NOTICE_CUT_IMAGE
     assert R.state_of(got) == state
     got.add_actions(b"\x03\x04")  # a meta record goes in front of it
     assert back.erases == 0
@@ -629,9 +629,9 @@ def test_the_module_runs_under_micropython_as_under_cpython(tmp_path):
     assert lines[0] == "blank ok True"
     assert lines[1] == "saved 2 2 2 3000 135"
     assert lines[2] == "reload ok True True True True 2"
-    assert lines[3] == "torn recovered %s True" % nvlog.NOTICE_TORN
+    assert lines[3] == "torn recovered %s True" % nvload.NOTICE_TORN
     assert lines[4] == "ended ok None"
-    assert lines[5] == "garbage reset %s" % nvlog.NOTICE_FOREIGN
+    assert lines[5] == "garbage reset %s" % nvload.NOTICE_FOREIGN
     assert lines[6] == "fresh ok b'r' 10673"
 
 

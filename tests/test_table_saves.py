@@ -109,6 +109,8 @@ def test_T6_garbage_or_a_foreign_layout_gives_a_clean_start_with_a_notice(device
     assert st["screen"] == "splash" and st["nvm"]["state"] == state, name
     assert st["message"] == "Saves unreadable: reset" and st["nvm"]["notice"].startswith("nvm: ")
     assert st["rankings"] == {} and not st["saved"]
+    import sys
+    assert "pisti_core.nvload" not in sys.modules  # the reader goes once the saves are read (boot only)
     d.press("A")
     assert d.status()["menu"][0] == "new_game"  # no Continue from garbage
     d.press("A")

@@ -153,7 +153,11 @@ class LinkPlay:
             return False
         self.resynced = False
         from pisti_app import linkends
-        return linkends.behind(self, s)
+        if linkends.behind(self, s):
+            return True
+        from pisti_app.app import App
+        App.forget("pisti_app.linkends")  # (looked at once: not kept at a link table, ~3 KB)
+        return False
 
     def adopt(self, s):
         """Bring the session ``s`` to the link's game (:func:`pisti_app.linkends.adopt`)."""
@@ -182,6 +186,7 @@ class LinkPlay:
         if s is not None and s.linked and self.stale(s):
             from pisti_app import linkends
             linkends.catch_up(self, app)
+            app.forget("pisti_app.linkends")  # (rare: not kept at a link table, ~3 KB)
             return
         if s is not None and s.over and not self.ended and self.lock.phase == G.OVER and self.lock.chan.idle():
             self.ended = True

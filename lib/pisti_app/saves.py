@@ -58,6 +58,8 @@ class Saves:
         self.store = Store(nvm, reserve, bytearray(len(nvm)))
         self.state = self.store.load()
         self.notice = self.store.notice
+        from pisti_app.util import drop_module
+        drop_module("pisti_core.nvload")  # (the reader: needed again only at the next boot)
 
     def _flag(self, notice):
         if self.state == "ok":

@@ -39,7 +39,8 @@ def boot():
     global app
     try:
         import pisti_app
-        pisti_app.run = pisti_app.boot
+        pisti_app.run = _run
+        pisti_app.restarts = _restarts
         with open("/code.py") as f:
             src = f.read()
         exec(compile(src, "code.py", "exec"), {"__name__": "__main__", "__file__": "/code.py"})
@@ -51,6 +52,28 @@ def boot():
         return 0
     except BaseException as e:  # pylint: disable=broad-except
         return _fail(e)
+
+
+def _run():
+    # pisti_app.run() without its loop: the boot, resumed after a restart as there
+    import pisti_app
+    return pisti_app.boot(pisti_app._reloaded())  # pylint: disable=protected-access
+
+
+def _restarts():
+    # The gauge restarts where the board does (a link game's start, the main
+    # menu after one): a new VM on the same nvm bytes (gauge.mjs, restartVM).
+    return True
+
+
+def restarting():
+    """1 when the app asked run() for a restart (the board's supervisor.reload())."""
+    return 1 if app is not None and app.restart else 0
+
+
+def reloaded():
+    """This VM's boot is the restart's: code.py runs again after supervisor.reload()."""
+    supervisor.runtime.run_reason = supervisor.RunReason.SUPERVISOR_RELOAD
 
 
 def step(ms):

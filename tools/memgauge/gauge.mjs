@@ -179,7 +179,7 @@ async function setUp(standins = true) {
   // CircuitPython's C modules cost no heap for their code: load the stand-ins
   // now and count from here (the device's 171,264 B is free at a fresh REPL).
   if (standins) for (const m of STANDINS) check(py.load(m), "importing the stand-in " + m);
-  if (LINK) py.d.link_seed(LINK === "host" ? 11 : 22);
+  if (LINK) py.d.link_seed((LINK === "host" ? 11 : 22) + 100 * restarts); // (a restart draws other bytes)
   qLines = [];
   py.qstrs();
   baseQ = qLines.length ? qLines[0] : 0;
@@ -270,13 +270,17 @@ function check(code, what) {
   return code;
 }
 
+let restarts = 0; // this console's restarts (restartVM)
+let restartDue = false; // the app asked for one: no more ticks of this VM (run() leaves its loop)
 function tick() {
+  if (restartDue) return;
   if (LINK) linkIn();
   before();
   const live = check(py.step(TICK_MS), "in App.tick() on " + phase + "/" + screenName);
   after();
   if (LINK) linkOut();
   record(live, py.d.top);
+  if (LINK && py.d.restarting()) restartDue = true;
   const was = screenName;
   screenName = py.screen();
   ticks++;
@@ -462,13 +466,31 @@ function linkFinish() {
 // One console of a link match, by its buttons: the host sets the New game
 // rows (practice, Usta bots) and hosts from Link play; the guest joins and
 // takes the offer (A); both play their own seat until the match ends.
-function playLink(item) {
+// The board's supervisor.reload() (pisti_app.run: a link game starts on a fresh
+// heap, and so does the main menu after one): code.py again in a new VM, the
+// nvm kept, booted as after a reload. The other console's VM runs on; what
+// it sends meanwhile is lost, as on a cable to a rebooting board.
+async function restartVM() {
+  restartDue = false;
+  restarts++;
+  out({ ev: "note", text: LINK + " restarts (" + phase + "/" + screenName + ")" });
+  powerCut();
+  await powerOn();
+  py.d.reloaded();
+  before();
+  check(py.boot(), "booting after the restart");
+  after();
+  screenName = py.screen();
+}
+
+async function playLink(item) {
   const spec = SPEC[item.mode];
   const host = item.link === "host";
   const wants = newGameWants({ ...spec, rated: false });
   let rowsSet = !host;
   waited = 0;
   for (;;) {
+    if (restartDue) await restartVM();
     const st = status();
     const s = st.screen;
     if (s === "menu") {
@@ -786,7 +808,7 @@ try {
   } else {
     await bootToMenu();
     for (const item of plan) {
-      if (item.link) playLink(item);
+      if (item.link) await playLink(item);
       else if (item.mode) await playMode(item);
       else if (item.demo) watchDemo();
       else switchLang(item.lang);
