@@ -135,6 +135,11 @@ class Text(displayio.Group):
 
     @text.setter
     def text(self, text):
+        # Only the cells that change are set: the firmware marks a cell it is
+        # given for the next refresh even when it is the same, and a refresh
+        # repaints (and sends) every marked area (L-4: a play shows sooner).
+        if text == self._text and self._n == len(text):
+            return
         f = self._f
         cap = self._grid.width
         if len(text) > cap:
@@ -146,7 +151,10 @@ class Text(displayio.Group):
             if n == cap:
                 break
             i = f.index(ord(ch))
-            g[n] = i if i >= 0 else f.unknown
+            if i < 0:
+                i = f.unknown
+            if g[n] != i:
+                g[n] = i
             n += 1
         if n < self._n:
             space = f.index(32)
