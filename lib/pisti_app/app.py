@@ -34,8 +34,6 @@ it (:mod:`pisti_app.startup`; with PISTI_START the splash comes first then).
 """
 
 import gc
-import os
-import random
 
 import supervisor
 
@@ -119,51 +117,23 @@ class App(GameFlow):
         self._changed = False  # a screen change to collect (and log) at the next tick
         self._next = None  # (function, args) to run at the end of this tick: later()
         self.mute_until = None  # ticks until which keys are dropped (see pisti_app.splash)
-        from pisti_app.startup import Reader, boot_settings, notices, saved
-        rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice (issue 13)
-        start, target, rated, lang, timer, delay, seed, memlog = boot_settings(rd)
-        self.memlog = memlog  # 2: also the modules loaded
-        from pisti_app.saves import default_prefs
-        nvm = getattr(hw, "nvm", None)
-        if nvm is None:  # a board without nvm: saves last until power off
-            nvm = bytearray(4096)
-            ff = b"\xff" * 64
-            for i in range(0, 4096, 64):
-                nvm[i:i + 64] = ff
-        self._nvm = nvm
+        # Set at boot by pisti_app.startup.init (the settings, the saves, the language, the
+        # game kept, the notices), whose code is not kept once the console runs:
+        self.memlog = 0  # PISTI_MEMLOG (2: also the modules loaded)
+        self._nvm = None  # type: bytearray | None  # the board's nvm, or a bytearray where it has none
         self._saves = None  # opened by the saves property (T-6: a foreign or garbled nvm gives a clean start)
         self._rankings = None
         self._erases = 0  # erases caused by saves objects closed since boot
-        self.prefs = default_prefs()
-        self.saves.read_prefs(self.prefs)
-        if lang is not None:
-            self.prefs["lang"] = lang
-        if timer is not None:
-            self.prefs["timer"] = timer
-        self.sound.enabled = self.prefs["sound"]
+        self.prefs = {}  # type: dict
         self.nap = 0  # the screen: 0 on, 1 dimmed, 2 off (no key for a while: wake())
         self._woke = self.now  # ticks of the last key (or of the last thing that kept the screen on)
         self.demo = None  # type: pisti_app.demo.Demo | None  # the demo while one plays (watch())
-        self.wake()  # the saved brightness
-        self.delay_override = delay
-        if seed is not None:
-            random.seed(seed)
-            self.below = seeded_below
-        else:
-            b = os.urandom(4)
-            random.seed((b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) & 0x3FFFFFFF)
-            self.below = None  # Match's default: os.urandom (T-6)
-        strings.set_lang(self.prefs["lang"])
-        kept = self.saves.kept(self.below, self.rankings.stamp)
-        if kept is not None:
-            from pisti_app.games import Kept
-            kept = Kept(kept)
-        self.kept = kept
-        # The notices of this boot, one line each: the saves, then the settings ignored.
-        self.notices = saved(self)
-        self.notices += notices(rd.bad, strings.t("bad_setting"), strings.t("bad_setting_short"))
-        bad = rd.bad
-        rd = None
+        self.delay_override = None  # type: int | None  # PISTI_DELAY
+        self.below = None  # Match's default, os.urandom (T-6); games.seeded_below with PISTI_SEED
+        self.notices = []  # type: list  # this boot's, one line each: the saves, then the settings ignored
+        from pisti_app.startup import init
+        start, target, rated, bad = init(self, hw, seeded_below)
+        init = None
         self.forget("pisti_app.startup")  # read once
         self._menus = None
         self._timer = None  # the move timer, loaded while a rated game is on (T-3)

@@ -191,3 +191,48 @@ def saved(app):
     st = app.nvm_state = sv.state  # as boot found the nvm
     app.nvm_notice = sv.notice
     return [] if st == "ok" else [strings.t(k)]
+
+
+def init(app, hw, seeded_below):
+    """The :class:`pisti_app.app.App`'s boot, after its screens' state: the
+    settings, the saves and the preferences, the language, the random
+    seed, the game kept, the notices. Returns (start, target, rated, the
+    settings ignored) for the first screen."""
+    # pylint: disable=protected-access  (the App's own boot, kept out of its class)
+    import random
+    from pisti_app import strings
+    from pisti_app.saves import default_prefs
+    rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice (issue 13)
+    start, target, rated, lang, timer, delay, seed, memlog = boot_settings(rd)
+    app.memlog = memlog
+    nvm = getattr(hw, "nvm", None)
+    if nvm is None:  # a board without nvm: saves last until power off
+        nvm = bytearray(4096)
+        ff = b"\xff" * 64
+        for i in range(0, 4096, 64):
+            nvm[i:i + 64] = ff
+    app._nvm = nvm
+    prefs = app.prefs = default_prefs()
+    app.saves.read_prefs(prefs)
+    if lang is not None:
+        prefs["lang"] = lang
+    if timer is not None:
+        prefs["timer"] = timer
+    app.sound.enabled = prefs["sound"]
+    app.wake()  # the saved brightness
+    app.delay_override = delay
+    if seed is not None:
+        random.seed(seed)
+        app.below = seeded_below
+    else:
+        b = os.urandom(4)
+        random.seed((b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) & 0x3FFFFFFF)
+    strings.set_lang(prefs["lang"])
+    kept = app.saves.kept(app.below, app.rankings.stamp)
+    if kept is not None:
+        from pisti_app.games import Kept
+        kept = Kept(kept)
+    app.kept = kept
+    app.notices = saved(app)
+    app.notices += notices(rd.bad, strings.t("bad_setting"), strings.t("bad_setting_short"))
+    return start, target, rated, rd.bad
