@@ -31,7 +31,9 @@ and ticks in step through shared memory): the host sets up the game and
 hosts, the guest joins, both play to the match end; ``modes.<link mode>``
 has ``host`` and ``guest`` (each console's ``peak`` and ``matches``), its
 ``peak`` the larger and ``matches`` the fewer. They run after the other
-modes, without the import split of a capped run.
+modes, without the import split of a capped run. A console restarts where
+the board does (into the link game, and into the main menu after it): a
+new VM on the same nvm bytes (tools/memgauge/README.md).
 
 Prints a table (phase, screen, ticks, least and most live bytes, the most in
 use at the end of a tick with its garbage) and, as its last line, one JSON
