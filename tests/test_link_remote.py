@@ -562,6 +562,55 @@ def test_L4_a_persons_play_is_on_the_cable_before_the_table_draws_it_and_the_oth
     assert len(waits) >= 8 and max(waits) < 600, waits  # never the 1.2 s of the pause
 
 
+def test_L4_the_others_play_is_refreshed_first_and_the_rest_of_the_table_a_tick_later(
+        device, quick_gc):  # noqa: F811
+    """L-4 on the real app (the host, Pişti 2p): when the other console's
+    play comes, the refresh that shows it carries only what the play changes
+    in the middle of the table (the pile, the message, the badges); this
+    console's own cards, the stock and the deal follow at the next tick."""
+    from tools.shims import uart
+    d = device()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    guest = G.Lockstep(cable.b, P.GUEST, "t", d.rig.clock.ticks_ms(), None, LEVELS)
+    step = _link_hand(d, cable, guest, False)
+    table = d.app.stack[0]
+    chip_calls = []
+    for chip in table.chips:
+        chip.show = (lambda show: lambda *a: (chip_calls.append(a), show(*a)))(chip.show)
+    seen = []  # per play of the other console: (no chip drawn, rest due, the pile shows it)
+    acted = table.act
+
+    def act(seat, a):
+        del chip_calls[:]
+        acted(seat, a)
+        if seat == 1:
+            seen.append((not chip_calls, table.rest, table.pile.what == a))
+    table.act = act
+    refreshes = []  # the rest still due at each refresh that follows such a play
+    refresh = d.app.display.refresh
+
+    def spy(*args, **kw):
+        if seen and len(refreshes) < len(seen):
+            refreshes.append(table.rest)
+        return refresh(*args, **kw)
+    d.app.display.refresh = spy
+    for _ in range(3000):
+        step()
+        st = d.app.status()
+        if st["screen"] != "table" or len(seen) >= 6:
+            break
+        if st.get("legal") and not st["holding"]:
+            d.rig.keys.tap("A", 20)
+        if not table.rest and d.app.stack and d.app.stack[0] is table:
+            h = table.hand
+            cards = h.hand(0)
+            shown = [c.what for c in table.chips[:len(cards)]]
+            assert shown == list(cards), (shown, list(cards))  # the rest drawn: this seat's cards
+    assert len(seen) >= 6 and all(a and b and c for a, b, c in seen), seen
+    assert refreshes and all(refreshes), refreshes  # each such refresh showed the play alone
+
+
 def test_L4_pisti_4p_each_persons_play_goes_ahead_of_the_hosts_bots_replies(device, quick_gc):  # noqa: F811
     """The host's bots reply to its person's play, but the other console
     gets that play first: it is saved and sent before they choose. And the

@@ -88,7 +88,7 @@ class PistiTable(TableBase):
         self.finish()
 
     # -- drawing -------------------------------------------------------------------
-    def sync(self):
+    def sync(self, first=False):
         h = self.hand
         s = self.s
         m = s.match
@@ -107,6 +107,18 @@ class PistiTable(TableBase):
             self.pile_n.text = ("\u00d7%d" % len(pile)) if len(pile) > 1 else ""
         for i in range(len(self.under)):
             self.under[i].show(sprites.BACK if i < h.hidden else sprites.NONE)
+        mine = self.my_turn()
+        if not self.flash:
+            if h.over:
+                self.set_msg(t("hand_over"))
+            elif mine:
+                self.set_msg(t("help_pisti"))
+            else:
+                self.set_msg(t("waiting") % self.who(h.turn))
+        self.app.dirty = True
+        if first:  # the stock, the deal and this seat's cards at the next tick
+            self.rest = True
+            return
         if self.stock is None:  # 32 px: the bottom card while the stock lasts
             self.deal_n.text = card_text(h.deck[51]) if h.stock else ""
         else:
@@ -126,19 +138,10 @@ class PistiTable(TableBase):
         cards = h.hand(0)
         if self.cursor >= len(cards):
             self.cursor = max(0, len(cards) - 1)
-        mine = self.my_turn()
         for i in range(4):
             c = self.chips[i]
             c.show(cards[i] if i < len(cards) else sprites.NONE)
             c.select(mine and i == self.cursor)
-        if not self.flash:
-            if h.over:
-                self.set_msg(t("hand_over"))
-            elif mine:
-                self.set_msg(t("help_pisti"))
-            else:
-                self.set_msg(t("waiting") % self.who(h.turn))
-        self.app.dirty = True
 
     # -- playing -------------------------------------------------------------------
     def act(self, seat, c):
@@ -168,7 +171,8 @@ class PistiTable(TableBase):
             self.capture = None
             self.say("%s: %s" % (self.who(seat), card_text(c)))
         self.hold(self.app.delay())
-        self.sync()
+        # The other console's play (L-4): the play first, the rest a tick later.
+        self.sync(seat != 0 and self.app.link is not None)
 
     def after_hold(self):
         self.capture = None

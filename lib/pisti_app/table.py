@@ -245,7 +245,12 @@ class TableBase(Screen):
         screen's tick, so read it from the app)."""
         return self.app.now
 
+    rest = False  # the rest of a play's drawing is due: its first frame showed only the play (L-4)
+
     def tick(self, now):
+        if self.rest:
+            self.rest = False
+            self.sync()
         if self.toast_until is not None and ticks_diff(now, self.toast_until) >= 0:
             self.toast_until = None
             self.toast.hide()
@@ -347,8 +352,11 @@ class TableBase(Screen):
     def after_hold(self):
         """A held play has been seen long enough (subclasses)."""
 
-    def sync(self):
-        """Bring every sprite and label up to date with the hand (subclasses)."""
+    def sync(self, first=False):
+        """Bring every sprite and label up to date with the hand (subclasses);
+        ``first``: only what another seat's play changes in the middle of the
+        table, the rest at the next tick (:attr:`rest`), so the play is on
+        the screen one refresh sooner."""
 
     def key(self, code):
         if code == K.MENU or code == K.BACK:
