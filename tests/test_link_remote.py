@@ -101,6 +101,39 @@ def test_L4_the_remote_seat_waits_then_gives_the_other_console_action():
     assert other.seat.choose(Obs) is None  # another hand than the link's: nothing to give
 
 
+def test_L9_a_resync_that_leaves_the_game_as_it_is_looks_once_and_keeps_no_code():
+    """After a resynchronisation the link looks once whether the app's game
+    is behind (``linkends.behind``); when it is not, the app forgets that
+    module again (it is ~3 KB at a link table), and a link without an app
+    (tools/linktest.py's consoles) looks the same way without one."""
+    import sys
+    from pisti_app.remote import LinkPlay
+    clock = [0]
+    cable = Cable(lambda: clock[0])
+    s = P.Setup("pisti", 2, 101, False, 1, [None, None])
+    host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS))
+    guest = LinkPlay(G.Lockstep(cable.b, P.GUEST, "t", 0, None, LEVELS))
+    for _ in range(200):
+        clock[0] += 10
+        host.tick(clock[0], None)
+        guest.tick(clock[0], None)
+        if guest.lock.phase == G.OFFERED:
+            guest.lock.answer(True)
+    assert host.lock.phase == G.PLAY
+    forgotten = []
+
+    class App:
+        @staticmethod
+        def forget(*names):
+            forgotten.extend(names)
+    for app in (None, App):
+        host.lock.notices.append("resync")
+        assert not host.stale(None, app)  # (no session: nothing to take)
+        assert "pisti_app.linkends" in sys.modules  # it looked
+        assert not host.stale(None, app)  # once: no new resync, no second look
+    assert forgotten == ["pisti_app.linkends"]
+
+
 def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(device, quick_gc):  # noqa: F811
     """The real app at the table, host of a Pişti 2p practice hand: seat 1
     is the remote seat (``app.seat_bot``); the guest is a console whose

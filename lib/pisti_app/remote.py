@@ -139,10 +139,11 @@ class LinkPlay:
         return (not table.queue and not h.over and h.turn == self.person
                 and self.remote_action(h.ply) is not None)
 
-    def stale(self, s):
+    def stale(self, s, app=None):
         """True when the app's session ``s`` must take the link's game now
         (:func:`pisti_app.linkends.behind`, looked at once the link, having taken a record,
-        holds a hand again). Clears the link's notices."""
+        holds a hand again). Clears the link's notices. ``app``: the app, which
+        forgets that module again when the answer is no."""
         lk = self.lock
         nt = lk.notices
         if nt:
@@ -155,8 +156,8 @@ class LinkPlay:
         from pisti_app import linkends
         if linkends.behind(self, s):
             return True
-        from pisti_app.app import App
-        App.forget("pisti_app.linkends")  # (looked at once: not kept at a link table, ~3 KB)
+        if app is not None:
+            app.forget("pisti_app.linkends")  # (looked at once: not kept at a link table, ~3 KB)
         return False
 
     def adopt(self, s):
@@ -183,7 +184,7 @@ class LinkPlay:
         # The next deal (and on the board the code it compiles) waits until the table has shown
         # the hand's last play: set after this tick's polls, so it is drawn first (L-4).
         self.lock.hold_deal = h is not None and not h.over
-        if s is not None and s.linked and self.stale(s):
+        if s is not None and s.linked and self.stale(s, app):
             from pisti_app import linkends
             linkends.catch_up(self, app)
             app.forget("pisti_app.linkends")  # (rare: not kept at a link table, ~3 KB)
