@@ -101,6 +101,60 @@ def test_L4_the_remote_seat_waits_then_gives_the_other_console_action():
     assert other.seat.choose(Obs) is None  # another hand than the link's: nothing to give
 
 
+def test_L4_pis_yedili_the_others_play_is_refreshed_before_this_seats_row(device, quick_gc):  # noqa: F811
+    """The same on a Pis Yedili 2p link table: the refresh that shows the
+    other console's play (the top card, the badges, the message) comes
+    before this seat's row, the stock and the action button are redrawn."""
+    from tools.shims import uart
+    d = device()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    guest = G.Lockstep(cable.b, P.GUEST, "t", d.rig.clock.ticks_ms(), None, LEVELS)
+    d.app.prefs.update({"game": "yedili", "players": 2})
+    step = _link_hand(d, cable, guest, False)
+    table = d.app.stack[0]
+    rows = []
+    draw_row = table.draw_row
+
+    def spy_row():
+        rows.append(1)
+        draw_row()
+    table.draw_row = spy_row
+    seen = []  # per play of the other console: (its row not drawn, rest due)
+    acted = table.act
+
+    def act(seat, a):
+        del rows[:]
+        acted(seat, a)
+        if seat == 1:
+            seen.append((not rows, table.rest))
+    table.act = act
+    refreshes = []
+    refresh = d.app.display.refresh
+
+    def spy(*args, **kw):
+        if seen and len(refreshes) < len(seen):
+            refreshes.append(table.rest)
+        return refresh(*args, **kw)
+    d.app.display.refresh = spy
+    after = []  # the row drawn at the tick after each such play
+    for _ in range(3000):
+        was = table.rest
+        del rows[:]
+        step()
+        if was and d.app.stack and d.app.stack[0] is table:
+            after.append(bool(rows) and not table.rest)
+        st = d.app.status()
+        if st["screen"] != "table" or len(seen) >= 6:
+            break
+        h = table.hand
+        if st.get("legal") and not st["holding"] and h.turn == 0 and not table.queue:
+            table.decide(h.legal()[0])  # this console's person (what its keys would do)
+    assert len(seen) >= 6 and all(a and b for a, b in seen), seen
+    assert refreshes and all(refreshes), refreshes
+    assert after and all(after), after
+
+
 def test_L9_a_resync_that_leaves_the_game_as_it_is_looks_once_and_keeps_no_code():
     """After a resynchronisation the link looks once whether the app's game
     is behind (``linkends.behind``); when it is not, the app forgets that

@@ -118,7 +118,7 @@ class YediliTable(TableBase):
         return self.hand.stock if self.focus == "pick" else len(self.hand.hand(0))
 
     # -- drawing -----------------------------------------------------------------
-    def sync(self):
+    def sync(self, first=False):
         h = self.hand
         s = self.s
         m = s.match
@@ -148,6 +148,12 @@ class YediliTable(TableBase):
         named = h.named >= 0 and self.shown is None and not (self.compact and h.pending)
         _set(self.named, ("\u2192" + sprites.SUIT_TEXT[h.named]) if named else "")
         _set(self.pending, ("+%d" % h.pending) if h.pending else "")
+        if first:  # the stock, the action button and this seat's row at the next tick
+            if not self.flash:
+                self.set_msg(hint(h, self.focus, mine, self.who(h.turn)))
+            self.app.dirty = True
+            self.rest = True
+            return
         if self.stock_n is not None:  # 32 px: a small back and the number
             self.stock.show(sprites.BACK if h.stock else sprites.EMPTY)
             _set(self.stock_n, str(h.stock))
@@ -333,7 +339,8 @@ class YediliTable(TableBase):
             if h.pending and h.turn == 0 and self.app.bots[0] is None:
                 snd.play("warn", now)
         self.hold(self.app.delay())
-        self.sync()
+        # The other console's play (L-4): the play first, the rest a tick later.
+        self.sync(seat != 0 and self.app.link is not None)
 
     def after_hold(self):
         self.shown = None
