@@ -360,7 +360,7 @@ def test_usta_with_its_own_weights_is_usta():
     y = weighted_name("usta", LEVELS["usta"])
     assert arena.run("yedili", 3, [y, "greedy"], 3, seed=1)["mean_diff"] == \
         arena.run("yedili", 3, ["usta", "greedy"], 3, seed=1)["mean_diff"]
-    with pytest.raises(ValueError, match="takes 10 weights"):
+    with pytest.raises(ValueError, match="takes 12 weights"):
         make("usta:1:2", "pisti", random.Random(1))
     with pytest.raises(ValueError, match="bytes"):
         make("usta:" + ":".join(["300"] * 17), "yedili", random.Random(1))

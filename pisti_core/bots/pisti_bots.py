@@ -66,8 +66,10 @@ _BUDGET = const(9)  # search nodes for the last two-player deal (0: no solver);
 # duplicate deals (seed 7), against +1.48 and +5.96 with 4000. usta's other
 # weights from tools/tune.py --spread 0.1 (README, tools/botlab/tune_pisti2_local.json):
 # +0.11 a hand over the old (205, 2048, 0, 512, 614, 1024, 102, 256, 819).
-WEIGHTS = ((112, 2422, 41, 574, 609, 1097, 121, 169, 869, 2600),
-           (205, 2048, 1024, 0, 614, 512, 1024, 1024, 1024, 0))
+_KEEP = const(10)  # the risk of our next card when they leave the pile
+_PAIR = const(11)  # leaving a card of a rank we hold another of
+WEIGHTS = ((112, 2422, 41, 574, 609, 1097, 121, 169, 869, 2600, 1024, 768),
+           (205, 2048, 1024, 0, 614, 512, 1024, 1024, 1024, 0, 0, 0))
 _NAMES = ("random", "greedy", "acemi", "kalfa", "usta")
 
 # Scratch (one decision at a time): _B[0:52] 1 for a card the seat knows,
@@ -202,12 +204,15 @@ def _value(obs, c, hand, w):
     # What the rest of the hand gives: a Jack? the chance to match (or
     # pişti) what they play next; the risk of our safest lead.
     jack = False
+    pair = 0
     mine = 0
     risk = 1024
     done = 0
     for d in hand:
         if d != c:
             q = d >> 2
+            if q == r:
+                pair = w[_PAIR]
             if q == _JACK:
                 jack = True
             elif not (done >> q) & 1:
@@ -240,13 +245,19 @@ def _value(obs, c, hand, w):
             pj = pj * w[_JU] >> 10
     g = v + wc * (m + 2)  # the pile's worth to whoever takes it
     pc = pr + pj
-    if len(hand) <= 2:
+    k = len(hand)
+    if k <= 2:
         risk = 0
     u = -(pr * (g + (20480 if r == _JACK else 10240 if m == 0 else 0)) + pj * (g + 1024)) >> 10
     u -= pc * (w[_TEMPO] + (10 * w[_TK] * risk >> 10)) >> 10
     if r == _JACK:
         u -= w[_JV]
-    q = ((1024 - pc) * (1024 if jack else mine) >> 10) * w[_NEXT] >> 10
+    u += pair
+    j = 1024 if jack else mine
+    q = ((1024 - pc) * j >> 10) * w[_NEXT] >> 10
+    if k > 2:  # they leave it and we cannot take it back: our next card's risk
+        e = ((1024 - pc) * (1024 - j) >> 10) * risk >> 10
+        u -= (e * (g + wc) >> 10) * w[_KEEP] >> 10
     return u + (q * (g + wc) >> 10)
 
 

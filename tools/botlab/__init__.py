@@ -16,7 +16,7 @@ name in tools/arena.py like the levels.
   the hand's end, ``greedy`` in every seat (``u``: Usta). The others play
   Pişti only.
 * ``usta:W0:W1:...`` / ``kalfa:...``: the level with other weights, as
-  tools/tune.py tries them (Pişti: the 10 ints of ``pisti_bots.WEIGHTS``;
+  tools/tune.py tries them (Pişti: the 12 ints of ``pisti_bots.WEIGHTS``;
   Pis Yedili: the 17 bytes of ``yedili_heur.LEVELS``).
 """
 
@@ -24,7 +24,7 @@ import re
 
 _PIMC = re.compile(r"^pimc(g?)([uf]?)([0-9]+)(?:h([0-9]))?(?:z([0-9]+))?(?:a([0-9]+))?$")
 _WEIGHTED = re.compile(r"^(usta|kalfa):([0-9]+(?::[0-9]+)*)$")
-_SIZES = {"pisti": 10, "yedili": 17}
+_SIZES = {"pisti": 12, "yedili": 17}
 
 
 def is_lab(name):
