@@ -68,7 +68,7 @@ _BUDGET = const(9)  # search nodes for the last two-player deal (0: no solver);
 # +0.11 a hand over the old (205, 2048, 0, 512, 614, 1024, 102, 256, 819).
 _KEEP = const(10)  # the risk of our next card when they leave the pile
 _PAIR = const(11)  # leaving a card of a rank we hold another of
-WEIGHTS = ((112, 2422, 41, 574, 609, 1097, 121, 169, 869, 2600, 1024, 768),
+WEIGHTS = ((19, 2170, 49, 516, 655, 939, 28, 179, 842, 2600, 855, 782),
            (205, 2048, 1024, 0, 614, 512, 1024, 1024, 1024, 0, 0, 0))
 _NAMES = ("random", "greedy", "acemi", "kalfa", "usta")
 
