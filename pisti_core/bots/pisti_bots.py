@@ -25,7 +25,9 @@ The levels count cards and give every card in hand a one-ply expected value
 * any other card: the chance that the next player takes the pile (a card of
   the new top's rank, or a Jack, from the unseen cards and hand sizes) times
   its worth to them, a pişti included; the pişti risk of our next lead when
-  they do; our chance to take the pile back when they do not.
+  they do; our chance to take the pile back when they do not, and (usta)
+  the risk of our next card when we cannot; usta also likes to leave a card
+  of a rank it holds another of.
 
 ``usta`` also reads the opponents (who left a pile this deal probably holds
 none of its top rank, nor a Jack if the pile was worth one) and plays the
@@ -65,7 +67,9 @@ _BUDGET = const(9)  # search nodes for the last two-player deal (0: no solver);
 # ~690 ms) and plays as well: usta-kalfa +1.47, usta-greedy +5.99 over 1000
 # duplicate deals (seed 7), against +1.48 and +5.96 with 4000. usta's other
 # weights from tools/tune.py --spread 0.1 (README, tools/botlab/tune_pisti2_local.json):
-# +0.11 a hand over the old (205, 2048, 0, 512, 614, 1024, 102, 256, 819).
+# +0.11 a hand over the old (205, 2048, 0, 512, 614, 1024, 102, 256, 819);
+# then with _KEEP and _PAIR (README, tools/botlab/tune_pisti2_keep_pair.json):
+# about +0.35 a hand over (112, 2422, 41, 574, 609, 1097, 121, 169, 869).
 _KEEP = const(10)  # the risk of our next card when they leave the pile
 _PAIR = const(11)  # leaving a card of a rank we hold another of
 WEIGHTS = ((19, 2170, 49, 516, 655, 939, 28, 179, 842, 2600, 855, 782),
