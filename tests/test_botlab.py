@@ -20,7 +20,7 @@ from pisti_core.cards import parse_card
 from pisti_core.match import deal_deck
 from pisti_core.pisti import PistiHand
 from tools import arena
-from tools.botlab import is_lab, make
+from tools.botlab import games_of, is_lab, make
 from tools.botlab.pimc_pisti import Guarded, Pimc, _key, clone, inference, sample_deck, world
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -360,7 +360,7 @@ def test_usta_with_its_own_weights_is_usta():
     y = weighted_name("usta", LEVELS["usta"])
     assert arena.run("yedili", 3, [y, "greedy"], 3, seed=1)["mean_diff"] == \
         arena.run("yedili", 3, ["usta", "greedy"], 3, seed=1)["mean_diff"]
-    with pytest.raises(ValueError, match="takes 10 weights"):
+    with pytest.raises(ValueError, match="takes 12 weights"):
         make("usta:1:2", "pisti", random.Random(1))
     with pytest.raises(ValueError, match="bytes"):
         make("usta:" + ":".join(["300"] * 17), "yedili", random.Random(1))
@@ -428,3 +428,20 @@ def test_ladder_merge_replaces_the_modes_played_again():
     out = ladder.merge(old, new)
     assert [(r["game"], r["players"], r["a"]) for r in out] == \
         [("pisti", 2, "usta"), ("pisti", 4, "kalfa"), ("yedili", 4, "usta")]
+
+
+def test_a_guarded_search_over_other_weights():
+    # pimcg.../usta:W...: the guarded search over that Usta; with today's
+    # weights it is the plain reference, card for card (T-5 as the reference).
+    from pisti_core.bots.pisti_bots import WEIGHTS
+    from tools.botlab import weighted_name
+    name = "pimcgu8h1a4/" + weighted_name("usta", WEIGHTS[0])
+    assert is_lab(name) and games_of(name) == ("pisti",)
+    a = arena.run("pisti", 2, [name, "usta"], 3, seed=4)
+    b = arena.run("pisti", 2, ["pimcgu8h1a4", "usta"], 3, seed=4)
+    assert a["mean_diff"] == b["mean_diff"] and a["hand_win_rate"] == b["hand_win_rate"]
+    old = make("pimcgu8h1a4/usta:112:2422:41:574:609:1097:121:169:869:2600:0:0", "pisti",
+               random.Random(1))
+    assert old.usta.w[10] == 0 and old.pimc._usta.w[9] == 0
+    with pytest.raises(ValueError, match="Pişti only"):
+        make(name, "yedili", random.Random(1))

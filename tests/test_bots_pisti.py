@@ -146,6 +146,56 @@ def test_usta_spends_a_jack_on_a_rich_pile():
     assert make_bot("pisti", "usta", random.Random(1)).choose(o) == C("JC")
 
 
+def _deck(text):
+    return bytes(C(x) for x in text.split())
+
+
+def _usta_and_without(o, index):
+    """Usta's card for ``o``, and the card with its weight ``index`` at 0."""
+    w = list(pisti_bots.WEIGHTS[0])
+    today = pisti_bots.Bot(random.Random(1), 4).choose(o)
+    w[index] = 0
+    return today, pisti_bots.Bot(random.Random(1), 4, tuple(w)).choose(o)
+
+
+def test_usta_keeps_a_card_nobody_can_take_for_later():
+    # Second deal: seat 0 must play onto a pile of seven cards (TC on top)
+    # holding KD 9H QS 8H. It took the centre with 8D over 8S at once, so it
+    # saw the face-down 8C too (P-8): 8H is the last 8, a card only a Jack
+    # can take (P-7). Without _KEEP Usta drops it now; with it, it drops a
+    # live card and keeps 8H for a later pile.
+    st = PistiHand(2, 1, _deck(
+        "JH 8C 4D 8S 2C 6S 5C 8D 3D 4C TC 3S KD 9H QS 8H AD QC KH 3C 6D 2H TH JS "
+        "KS 9D AC 7D 2D AS TD KC 6C JD 4H 9S 5S QD 7H 9C 2S 5H 4S 7S QH AH JC 6H "
+        "3H 7C TS 5D"))
+    for m in "8D 3D 6S 4C 5C 3S 2C TC".split():
+        st.apply(C(m))
+    o = st.observe(st.turn)
+    assert o.seat == 0 and o.stock > 0 and o.pile_size == 7 and C("8H") in o.hand
+    today, without = _usta_and_without(o, pisti_bots._KEEP)
+    assert without == C("8H") and today != C("8H") and today >> 2 != 10
+
+
+def test_usta_leaves_one_of_a_pair():
+    # The first play of a hand: QD face up on three face-down cards (P-5).
+    # Seat 0 holds AS AC 2S 8D and cannot take. Without _PAIR Usta drops 2S
+    # (no points); with it, an ace: the other ace stays in hand.
+    st = PistiHand(2, 1, _deck(
+        "TD 6S 5H QD AS AC 2S 8D 6H 4C 4S QS 7S AH 4D 7D 9C 6D 9H JD 9D JH TH 8C "
+        "8H KS 3C QC 2C TS 7H AD 3H TC 6C 2H JC KH 5C 3D KD JS QH 8S 5S 7C 4H 3S "
+        "5D 2D 9S KC"))
+    o = st.observe(st.turn)
+    assert o.seat == 0 and o.pile_size == 4 and o.pile[-1] == C("QD")
+    today, without = _usta_and_without(o, pisti_bots._PAIR)
+    assert without == C("2S") and today in (C("AS"), C("AC"))
+
+
+def test_kalfa_weighs_neither_keep_nor_pair():
+    # Kalfa (and acemi) share _value: the new terms are Usta's only.
+    assert pisti_bots.WEIGHTS[1][pisti_bots._KEEP] == 0
+    assert pisti_bots.WEIGHTS[1][pisti_bots._PAIR] == 0
+
+
 def _minimax(st, me):
     if st.over:
         p = st.points()

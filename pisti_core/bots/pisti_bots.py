@@ -25,7 +25,9 @@ The levels count cards and give every card in hand a one-ply expected value
 * any other card: the chance that the next player takes the pile (a card of
   the new top's rank, or a Jack, from the unseen cards and hand sizes) times
   its worth to them, a pişti included; the pişti risk of our next lead when
-  they do; our chance to take the pile back when they do not.
+  they do; our chance to take the pile back when they do not, and (usta)
+  the risk of our next card when we cannot; usta also likes to leave a card
+  of a rank it holds another of.
 
 ``usta`` also reads the opponents (who left a pile this deal probably holds
 none of its top rank, nor a Jack if the pile was worth one) and plays the
@@ -65,9 +67,13 @@ _BUDGET = const(9)  # search nodes for the last two-player deal (0: no solver);
 # ~690 ms) and plays as well: usta-kalfa +1.47, usta-greedy +5.99 over 1000
 # duplicate deals (seed 7), against +1.48 and +5.96 with 4000. usta's other
 # weights from tools/tune.py --spread 0.1 (README, tools/botlab/tune_pisti2_local.json):
-# +0.11 a hand over the old (205, 2048, 0, 512, 614, 1024, 102, 256, 819).
-WEIGHTS = ((112, 2422, 41, 574, 609, 1097, 121, 169, 869, 2600),
-           (205, 2048, 1024, 0, 614, 512, 1024, 1024, 1024, 0))
+# +0.11 a hand over the old (205, 2048, 0, 512, 614, 1024, 102, 256, 819);
+# then with _KEEP and _PAIR (README, tools/botlab/tune_pisti2_keep_pair.json):
+# about +0.35 a hand over (112, 2422, 41, 574, 609, 1097, 121, 169, 869).
+_KEEP = const(10)  # the risk of our next card when they leave the pile
+_PAIR = const(11)  # leaving a card of a rank we hold another of
+WEIGHTS = ((19, 2170, 49, 516, 655, 939, 28, 179, 842, 2600, 855, 782),
+           (205, 2048, 1024, 0, 614, 512, 1024, 1024, 1024, 0, 0, 0))
 _NAMES = ("random", "greedy", "acemi", "kalfa", "usta")
 
 # Scratch (one decision at a time): _B[0:52] 1 for a card the seat knows,
@@ -202,12 +208,15 @@ def _value(obs, c, hand, w):
     # What the rest of the hand gives: a Jack? the chance to match (or
     # pişti) what they play next; the risk of our safest lead.
     jack = False
+    pair = 0
     mine = 0
     risk = 1024
     done = 0
     for d in hand:
         if d != c:
             q = d >> 2
+            if q == r:
+                pair = w[_PAIR]
             if q == _JACK:
                 jack = True
             elif not (done >> q) & 1:
@@ -240,13 +249,19 @@ def _value(obs, c, hand, w):
             pj = pj * w[_JU] >> 10
     g = v + wc * (m + 2)  # the pile's worth to whoever takes it
     pc = pr + pj
-    if len(hand) <= 2:
+    k = len(hand)
+    if k <= 2:
         risk = 0
     u = -(pr * (g + (20480 if r == _JACK else 10240 if m == 0 else 0)) + pj * (g + 1024)) >> 10
     u -= pc * (w[_TEMPO] + (10 * w[_TK] * risk >> 10)) >> 10
     if r == _JACK:
         u -= w[_JV]
-    q = ((1024 - pc) * (1024 if jack else mine) >> 10) * w[_NEXT] >> 10
+    u += pair
+    j = 1024 if jack else mine
+    q = ((1024 - pc) * j >> 10) * w[_NEXT] >> 10
+    if k > 2:  # they leave it and we cannot take it back: our next card's risk
+        e = ((1024 - pc) * (1024 - j) >> 10) * risk >> 10
+        u -= (e * (g + wc) >> 10) * w[_KEEP] >> 10
     return u + (q * (g + wc) >> 10)
 
 

@@ -15,20 +15,34 @@ name in tools/arena.py like the levels.
   worlds first, doubled up to N while the choice is close; in Pis Yedili (:mod:`tools.botlab.pimc_yedili`) with rollouts to
   the hand's end, ``greedy`` in every seat (``u``: Usta). The others play
   Pişti only.
+* ``pimcg.../usta:W0:W1:...`` (Pişti): that guarded search over Usta with
+  those weights (its own card and its rollouts), e.g. the reference over
+  the Usta of before ``_KEEP`` and ``_PAIR``.
 * ``usta:W0:W1:...`` / ``kalfa:...``: the level with other weights, as
-  tools/tune.py tries them (Pişti: the 10 ints of ``pisti_bots.WEIGHTS``;
+  tools/tune.py tries them (Pişti: the 12 ints of ``pisti_bots.WEIGHTS``;
   Pis Yedili: the 17 bytes of ``yedili_heur.LEVELS``).
 """
 
+import random
 import re
 
 _PIMC = re.compile(r"^pimc(g?)([uf]?)([0-9]+)(?:h([0-9]))?(?:z([0-9]+))?(?:a([0-9]+))?$")
 _WEIGHTED = re.compile(r"^(usta|kalfa):([0-9]+(?::[0-9]+)*)$")
-_SIZES = {"pisti": 10, "yedili": 17}
+_SIZES = {"pisti": 12, "yedili": 17}
+
+
+def _base(name):
+    """``pimcg.../usta:W0:...`` -> (``pimcg...``, ``usta:W0:...``); else (name, None)."""
+    if name.startswith("pimcg") and "/" in name:
+        head, tail = name.split("/", 1)
+        if _WEIGHTED.match(tail) and tail.startswith("usta:"):
+            return head, tail
+    return name, None
 
 
 def is_lab(name):
     """Whether ``name`` names a lab bot (``pimc64``, ``pimcu16``, ``pimcg16h1``, ``usta:...``)."""
+    name = _base(name)[0]
     m = _PIMC.match(name)
     if m:
         return 1 <= int(m.group(3)) <= 4096
@@ -37,6 +51,9 @@ def is_lab(name):
 
 def games_of(name):
     """The games a lab bot plays."""
+    name, base = _base(name)
+    if base:
+        return ("pisti",)
     m = _PIMC.match(name)
     return ("pisti",) if m and not m.group(1) else ("pisti", "yedili")
 
@@ -48,6 +65,17 @@ def weighted_name(level, weights):
 
 def make(name, game, rng):
     """The lab bot ``name`` for ``game``; ValueError for what does not exist."""
+    name, base = _base(name)
+    if base:  # Pişti's guarded search over another Usta (its own card and its rollouts)
+        if game != "pisti":
+            raise ValueError("%s: a guarded search over other weights plays Pişti only" % (name,))
+        g = make(name, game, rng)
+        u = make(base, game, rng)
+        w = list(u.w)
+        w[9] = 0  # no endgame solver inside rollouts, as Pimc's own Usta
+        g.usta = u
+        g.pimc._usta = type(u)(random.Random(0), 4, tuple(w))
+        return g
     m = _PIMC.match(name)
     if m and is_lab(name):
         roll = {"u": "usta", "f": "fair"}.get(m.group(2), "fast")
