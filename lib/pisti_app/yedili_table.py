@@ -148,10 +148,13 @@ class YediliTable(TableBase):
         named = h.named >= 0 and self.shown is None and not (self.compact and h.pending)
         _set(self.named, ("\u2192" + sprites.SUIT_TEXT[h.named]) if named else "")
         _set(self.pending, ("+%d" % h.pending) if h.pending else "")
+        act = self.action_text()
+        if not act and self.focus == "action":
+            self.focus = "hand"
+        if not self.flash:
+            self.set_msg(hint(h, self.focus, mine, self.who(h.turn)))
+        self.app.dirty = True
         if first:  # the stock, the action button and this seat's row at the next tick
-            if not self.flash:
-                self.set_msg(hint(h, self.focus, mine, self.who(h.turn)))
-            self.app.dirty = True
             self.rest = True
             return
         if self.stock_n is not None:  # 32 px: a small back and the number
@@ -161,9 +164,6 @@ class YediliTable(TableBase):
             self.stock.show(sprites.BACK, h.stock)
         else:
             self.stock.show(sprites.EMPTY)
-        act = self.action_text()
-        if not act and self.focus == "action":
-            self.focus = "hand"
         inv = self.focus == "action"
         if self.compact:  # the button takes the message line while focused
             _set(self.action, (" " + act + " ") if inv else "")
@@ -176,9 +176,6 @@ class YediliTable(TableBase):
             self.action.background_color = gfx.WHITE if inv else None
             self.action.color = gfx.BLACK if inv else gfx.WHITE
         self.draw_row()
-        if not self.flash:
-            self.set_msg(hint(h, self.focus, mine, self.who(h.turn)))
-        self.app.dirty = True
 
     def draw_row(self):
         """The hand (or the Muamele row) with the cursor kept in view."""
