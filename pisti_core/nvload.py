@@ -22,7 +22,9 @@ except ImportError:  # CPython
         return x
 
 
-_MAGIC = b"PsT\x01"  # as nvlog's
+# The layout's constants, as nvlog's (const names are compiled away on the
+# device: another module cannot import them).
+_MAGIC = b"PsT\x01"
 _VERSION = const(1)
 _SETTINGS = const(1)
 _RANKING = const(2)

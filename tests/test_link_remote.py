@@ -101,6 +101,20 @@ def test_L4_the_remote_seat_waits_then_gives_the_other_console_action():
     assert other.seat.choose(Obs) is None  # another hand than the link's: nothing to give
 
 
+def _first_refreshes(d, table, seen):
+    """Spy on the display: for the first refresh after each play recorded in
+    ``seen``, whether the rest of the table was still due (the list returned)."""
+    refreshes = []
+    refresh = d.app.display.refresh
+
+    def spy(*args, **kw):
+        if seen and len(refreshes) < len(seen):
+            refreshes.append(table.rest)
+        return refresh(*args, **kw)
+    d.app.display.refresh = spy
+    return refreshes
+
+
 def test_L4_pis_yedili_the_others_play_is_refreshed_before_this_seats_row(device, quick_gc):  # noqa: F811
     """The same on a Pis Yedili 2p link table: the refresh that shows the
     other console's play (the top card, the badges, the message) comes
@@ -129,14 +143,7 @@ def test_L4_pis_yedili_the_others_play_is_refreshed_before_this_seats_row(device
         if seat == 1:
             seen.append((not rows, table.rest))
     table.act = act
-    refreshes = []
-    refresh = d.app.display.refresh
-
-    def spy(*args, **kw):
-        if seen and len(refreshes) < len(seen):
-            refreshes.append(table.rest)
-        return refresh(*args, **kw)
-    d.app.display.refresh = spy
+    refreshes = _first_refreshes(d, table, seen)
     after = []  # the row drawn at the tick after each such play
     for _ in range(3000):
         was = table.rest
@@ -678,14 +685,7 @@ def test_L4_the_others_play_is_refreshed_first_and_the_rest_of_the_table_a_tick_
         if seat == 1:
             seen.append((not chip_calls, table.rest, table.pile.what == a))
     table.act = act
-    refreshes = []  # the rest still due at each refresh that follows such a play
-    refresh = d.app.display.refresh
-
-    def spy(*args, **kw):
-        if seen and len(refreshes) < len(seen):
-            refreshes.append(table.rest)
-        return refresh(*args, **kw)
-    d.app.display.refresh = spy
+    refreshes = _first_refreshes(d, table, seen)
     for _ in range(3000):
         step()
         st = d.app.status()
