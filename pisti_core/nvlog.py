@@ -50,13 +50,16 @@ for a 60-byte ranking), against about 2,800 (Pişti) to 4,000 (Pis Yedili)
 cut points a match. No layout in one sector avoids that: the erase clears
 every byte at once and ``nvm`` has no second sector for a copy.
 ``tools/nvm_report.py`` measures it over whole matches. ``reserve`` makes
-``end_game`` compact early when less than that is free: fewer games caught
-by a compaction, a few more erases (and ranking exposures).
+a game that starts when none is in progress (a match's first deal) compact
+first when less than that is free: fewer games caught by a compaction, a
+few more erases (and ranking exposures).
 
 RAM: one 4 KB copy of the nvm while loading, one 4 KB image while
-compacting (never both); payloads are small ``bytes``. With ``buf`` (a
-bytearray as long as the nvm, allocated once at start) both use it
-instead, so a compaction never needs 4 KB of contiguous heap mid-game.
+compacting (never both), each allocated for that moment only; payloads
+are small ``bytes``. With ``buf`` (a bytearray as long as the nvm) both
+use it instead. The app gives none: 4 KB held through every game cost
+more than the moments it is needed, which it chooses (a boot, a match's
+first deal, the heap tidy).
 """
 
 import gc
@@ -239,8 +242,13 @@ class Store:
             self.stats = data
 
     def start_game(self, header):
-        """Save a new game in progress: its header (at most 254 bytes), no actions."""
+        """Save a new game in progress: its header (at most 254 bytes), no
+        actions. With none in progress and fewer than ``reserve`` bytes free
+        the log is compacted first (an image without a game: none is at
+        risk), so that the game rarely meets a compaction."""
         header = _blob(header, "game header")
+        if self.game_header is None and self.free < self.reserve:
+            self.compact()
         self._save(_START, header, self.settings, self.ranking, header, b"", b"")
         self.game_header = header
         self.game_actions = bytearray()
@@ -257,12 +265,9 @@ class Store:
         self.game_actions += data
 
     def end_game(self):
-        """Clear the game in progress (no write when there is none). With
-        fewer than ``reserve`` bytes free this is the moment to compact: the
-        image is at its smallest and no game is at risk."""
+        """Clear the game in progress (no write when there is none)."""
         if self.game_header is not None:
-            kind = None if self.free < self.reserve else _END
-            self._save(kind, b"", self.settings, self.ranking, None, b"", b"")
+            self._save(_END, b"", self.settings, self.ranking, None, b"", b"")
             self.game_header = None
             self.game_actions = bytearray()
 

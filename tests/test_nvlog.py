@@ -310,7 +310,10 @@ def test_saves_that_cannot_fit_raise_and_change_nothing():
 
 
 @pytest.mark.parametrize("reserve, erases", [(0, 0), (3000, 1)])
-def test_end_game_compacts_early_when_asked_to_keep_a_reserve(reserve, erases):
+def test_a_new_game_compacts_first_when_asked_to_keep_a_reserve(reserve, erases):
+    """T-6: with fewer than ``reserve`` bytes free, the next game (none in
+    progress) starts on a fresh image that holds no game; a game in progress
+    is never compacted early, nor is the log at the game's end."""
     nvm = FlashNvm()
     store = Store(nvm, reserve=reserve)
     store.load()
@@ -319,12 +322,16 @@ def test_end_game_compacts_early_when_asked_to_keep_a_reserve(reserve, erases):
     for _ in range(4):
         store.add_actions(bytes(250))
     assert nvm.erases == 0 and 2000 < store.free < 3000
+    store.start_game(bytes(90))  # the next hand of the same game: appended
     store.end_game()
+    assert nvm.erases == 0
+    store.start_game(bytes(80))
     assert nvm.erases == erases
-    if erases:  # the image holds no game
+    if erases:  # the image was written before the new game's header: it holds no game
         assert store.image_layout[2] == store.image_layout[1]
+        assert store.free > 3000
     got, _ = reload(nvm)
-    assert R.state_of(got) == (None, b"r", None, b"")
+    assert R.state_of(got) == (None, b"r", bytes(80), b"")
 
 
 # -- torn records, damage, garbage -----------------------------------------------------

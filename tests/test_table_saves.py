@@ -126,6 +126,30 @@ def test_T6_garbage_or_a_foreign_layout_gives_a_clean_start_with_a_notice(device
     assert st["nvm"]["state"] == "ok" and st["rated"]  # clean now, and the game resumed
 
 
+def test_T6_a_boot_with_less_than_the_reserve_free_compacts_before_the_game_and_holds_no_image(device):
+    """T-6: a console that boots with less than the reserve free in its log
+    compacts then (one erase, the heap tidy), keeping the kept game; the
+    store holds no 4 KB image buffer at the table (it is allocated for a
+    compaction only)."""
+    from pisti_app.saves import RESERVE  # pylint: disable=import-outside-toplevel
+
+    nvm = FlashNvm()
+    _fill_to(RESERVE - 400)(nvm)
+    d = device(nvm=nvm, PISTI_START="pisti:2:usta", PISTI_RATED=1)
+    st = d.status()
+    store = d.app.saves.store
+    assert st["screen"] == "table" and nvm.erases == 1 and store.free > RESERVE
+    assert store._buf is None  # pylint: disable=protected-access
+    play(d, choose(my_turn(d)))  # a play: appended, no erase
+    assert nvm.erases == 1 and d.status()["ply"] > 0
+    deck = bytes(d.app.session.hand.deck)
+    d.close()
+    d = device(nvm=nvm.restart(), PISTI_START="pisti:2:usta", PISTI_RATED=1)
+    st = d.status()
+    assert nvm.erases == 1 and st["screen"] == "table" and st["rated"]  # enough room: no erase at this boot
+    assert bytes(d.app.session.hand.deck) == deck and st["ply"] > 0  # the same game, resumed
+
+
 def test_T6_garbage_with_a_start_setting_shows_the_notice_at_the_table(device):
     d = device(nvm=FlashNvm(data=bytes(4096)), PISTI_START="yedili:4:kalfa", PISTI_DELAY=300)
     st = d.status()
@@ -282,25 +306,45 @@ def reference_match(tmp_path, seeds=(21, 9), prefill=None, start=None):
     return rec.log, rows
 
 
+def _fill_to(free):
+    """A prefill for reference_match: settings records until at most
+    ``free`` bytes are left in the log."""
+    from pisti_app.prefs import defaults, pack  # pylint: disable=import-outside-toplevel
+
+    def prefill(nvm):
+        store = Store(nvm)
+        store.load()
+        p = defaults()
+        t = 30
+        while store.free > free:
+            t = 31 if t == 300 else t + 1
+            p["timer"] = t
+            store.put_settings(pack(p))
+    return prefill
+
+
 def test_T6_power_cut_sweep_over_a_whole_rated_match(tmp_path):
     """Every cut point (each programmed byte and each erase) of every nvm
     write the app makes in a whole rated Pişti match to 101 -- its first
     deal, each decision with the bots' replies, each next deal, the ranking
-    and the end, and the compaction the end causes -- is cut, the app
+    and the end, and the compaction between them (the log is filled first
+    so that the first match leaves less than the reserve: the second boot
+    compacts, holding no game) -- is cut, the app
     rebooted on that flash and the game resumed: nothing crashes, the
     ranking and the game are as before or after the interrupted write (the
     same deal, no move taken back). Inside the compaction the ranking may
     be lost whole (never altered) at exactly the cut points before its
     record is programmed again: the exposure nvlog documents."""
-    log, rows = reference_match(tmp_path)
+    log, rows = reference_match(tmp_path, prefill=_fill_to(2900))
     assert sum(rows["pisti:2:usta"][k] for k in ("won", "drawn", "lost")) == 2  # both matches ranked
-    assert len([w for w in log if w[3] > 4096]) == 1, [w[3] for w in log]
+    comp = [i for i in range(len(log)) if log[i][3] > 4096]
+    assert len(comp) == 1 and comp[0] > 40, [w[3] for w in log]
     boots = Reboots(tmp_path)
     r = sweep(log, boots)
     ends = r["layouts"][0]
     print("\npower-cut sweep, two whole Pişti matches from a blank nvm: %d writes, %d cut points cut "
           "and rebooted (%d distinct flash images booted and resumed); as before/after the write: %d; "
-          "in the compaction (at the second match's end): ranking lost at %d cut points, game in "
+          "in the compaction (between the matches): ranking lost at %d cut points, game in "
           "play lost at %d"
           % (r["writes"], r["cut_points"], boots.boots, r["same"], r["ranking_lost"], r["game_lost"]))
     assert r["cut_points"] == sum(w[3] for w in log) > 4097 + 2000
@@ -325,25 +369,17 @@ def test_T6_power_cut_sweep_over_a_whole_rated_four_player_pis_yedili_match(tmp_
     assert r["same"] == r["cut_points"] == sum(w[3] for w in log)
 
 
-def test_T6_power_cut_sweep_over_a_compaction_in_the_middle_of_a_game(tmp_path):
+def test_T6_power_cut_sweep_over_a_compaction_in_the_middle_of_a_game(tmp_path, monkeypatch):
     """The rarer compaction: the log fills while a game is in progress
-    (forced here by filling the nvm with settings records first). Every
+    (forced here by filling the nvm with settings records first, with the
+    app's reserve off: else its boot would compact before the game). Every
     cut point of the first hand's writes, that compaction included, is cut
     and rebooted: the game in progress is as before or after the write,
     or (inside the compaction, before its record is programmed) lost whole."""
-    from pisti_app.prefs import defaults, pack  # pylint: disable=import-outside-toplevel
+    from pisti_app import saves  # pylint: disable=import-outside-toplevel
 
-    def prefill(nvm):
-        store = Store(nvm)
-        store.load()
-        p = defaults()
-        t = 30
-        while store.free > 150:
-            t = 31 if t == 300 else t + 1
-            p["timer"] = t
-            store.put_settings(pack(p))
-
-    log, _ = reference_match(tmp_path, seeds=(9,), prefill=prefill)
+    monkeypatch.setattr(saves, "RESERVE", 0)
+    log, _ = reference_match(tmp_path, seeds=(9,), prefill=_fill_to(150))
     first = [i for i in range(len(log)) if log[i][3] > 4096]
     assert first and first[0] < 40, [w[3] for w in log]
     boots = Reboots(tmp_path)

@@ -78,20 +78,28 @@ def play_match(nvm, start, target, seed, workdir, max_ms=4 * 3600 * 1000):
         app.bots[0] = make_bot(app.session.game, "greedy", random.Random(seed))
         store = app.saves.store
         comps = []
-        seen = store.compactions
+
+        def seen(before):
+            # A compaction since the last look (the boot's too: this store is
+            # the boot's): what a cut during it could have lost.
+            rank_end, settings_end, game_end, _ = store.image_layout
+            mid = game_end != settings_end  # the image holds a game
+            comps.append({"mid_game": mid,
+                          "ranking": rank_end if before[0] else 0,
+                          "game": game_end if mid and before[1] else 0})
+
+        if store.compactions:  # at boot, or the match's first deal (the ranking and any game were there before)
+            seen((store.ranking is not None, True))
+        n = store.compactions
         elapsed = 0
         while app.screen.name != "match_end":
             before = (store.ranking is not None, store.game_header is not None)
             app.tick()
             rig.clock.advance(10)
             elapsed += 10
-            if store.compactions != seen:
-                seen = store.compactions
-                rank_end, _, game_end, _ = store.image_layout
-                mid = store.game_header is not None
-                comps.append({"mid_game": mid,
-                              "ranking": rank_end if before[0] else 0,
-                              "game": game_end if mid and before[1] else 0})
+            if store.compactions != n:
+                n = store.compactions
+                seen(before)
             if app.screen.name == "hand_end":
                 rig.keys.tap("A")
             if elapsed > max_ms:

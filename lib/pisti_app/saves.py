@@ -24,8 +24,8 @@ from pisti_core.nvlog import Store
 
 from pisti_app.util import const
 
-# Compact at the end of a match when less than this is free, so that the
-# next match rarely meets a compaction (see tools/nvm_match.py).
+# Compact when a match starts (or the console boots) with less than this
+# free, so that the match rarely meets a compaction (see tools/nvm_match.py).
 RESERVE = const(2048)
 
 
@@ -49,17 +49,23 @@ class Saves:
     ``state`` is the store's load result ('ok', 'recovered', 'reset') and
     ``notice`` one line about it ('' when there is nothing to say)."""
 
-    def __init__(self, nvm, reserve=RESERVE):
+    def __init__(self, nvm, reserve=None):
+        if reserve is None:
+            reserve = RESERVE
         self.nvm = nvm
-        # The store's image buffer, allocated when the saves are opened (a
-        # game starts: the menus are gone, the heap is tidy): a compaction
-        # mid-game or at a match's end then needs no 4 KB of contiguous
-        # memory, which a fragmented heap may not have (seen on the Pico).
-        self.store = Store(nvm, reserve, bytearray(len(nvm)))
-        self.state = self.store.load()
-        self.notice = self.store.notice
+        # No image buffer held through the games (4 KB at every table): the
+        # store compacts when a match starts with less than ``reserve`` free
+        # (the menus gone, the heap tidy) and here, at boot, when a game
+        # kept in the saves leaves less than that: a compaction in the middle
+        # of a game, which needs 4 KB in one piece from a heap that may be
+        # fragmented (seen on the Pico), is then rare (tools/nvm_match.py).
+        st = self.store = Store(nvm, reserve)
+        self.state = st.load()
+        self.notice = st.notice
         from pisti_app.util import drop_module
         drop_module("pisti_core.nvload")  # (the reader: needed again only at the next boot)
+        if self.state != "reset" and st.free < reserve:
+            st.compact()
 
     def _flag(self, notice):
         if self.state == "ok":

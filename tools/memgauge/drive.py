@@ -128,11 +128,18 @@ def _status():
 
 
 def status():
+    import json  # (before the snapshot: the driver's own, kept)
+    had = list(sys.modules)
     try:
-        import json
         s = json.dumps(_status())
     except BaseException as e:  # pylint: disable=broad-except
         s = "!%d" % _fail(e)
+    # What only this question imported goes again: a board that nobody asks
+    # never loads it (the legal moves as text, pisti_core.yedili_text).
+    from pisti_app.util import drop_module
+    for m in list(sys.modules):
+        if m not in had:
+            drop_module(m)
     gc.collect()
     return s
 
