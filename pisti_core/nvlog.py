@@ -62,8 +62,6 @@ more than the moments it is needed, which it chooses (a boot, a match's
 first deal, the heap tidy).
 """
 
-import gc
-
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -89,7 +87,6 @@ _META = const(7)
 _STATS = const(8)
 _MAX_BLOB = const(254)
 _META_LEN = const(5)  # tag, generation (2), check (2)
-_FF32 = b"\xff" * 32
 # CRC-16/CCITT (poly 0x1021) of each 4-bit value: the nibble table.
 _T = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
       0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
@@ -303,59 +300,18 @@ class Store:
         self.blank = False
 
     def _compact(self, s, r, h, a, b, t):
-        size = self._size
-        g = (self.generation + 1) & 0xFFFF
-        need = 4 + _META_LEN
-        if r is not None:
-            need += record_size(len(r))
-        if t is not None:
-            need += record_size(len(t))
-        if s is not None:
-            need += record_size(len(s))
-        if h is not None:
-            gn = 1 + len(h) + len(a) + len(b)
-            need += record_size(gn)
-        if need > size:
-            raise ValueError("saves need %d bytes, nvm has %d: nothing written" % (need, size))
-        if self._buf is None:
-            gc.collect()  # 4 KB in one piece: from a tidy heap
-            img = bytearray(size)
-        else:
-            img = self._buf
-        img[0:4] = _MAGIC
-        p = 4
-        if r is not None:  # the most precious first: the shortest exposure
-            p = _put(img, p, _RANKING, r)
-        rank_end = p
-        if t is not None:
-            p = _put(img, p, _STATS, t)
-        if s is not None:
-            p = _put(img, p, _SETTINGS, s)
-        settings_end = p
-        if h is not None:
-            start = p
-            p = _put_head(img, p, _GAME, gn)
-            img[p] = len(h)
-            p += 1
-            for part in (h, a, b):
-                img[p:p + len(part)] = part
-                p += len(part)
-            p = _put_check(img, start, p)
-        game_end = p
-        p = _put(img, p, _META, bytes((g >> 8, g & 255)))
-        q = p
-        while q < size:
-            k = size - q if size - q < 32 else 32
-            img[q:q + k] = _FF32 if k == 32 else _FF32[:k]  # no 32-byte copy each time
-            q += k
-        self._write(0, img)
-        if not self.blank:
-            self.erases_caused += 1
-        self.compactions += 1
-        self.generation = g
-        self.image_layout = (rank_end, settings_end, game_end, p)
-        self._free = p
-        self._dirty = self._seal = self.blank = False
+        # Rare (a boot or a match's first deal short of the reserve, a log
+        # full mid-game): its code is in a module of its own, compiled for
+        # the moment and forgotten after it.
+        import sys
+        try:
+            from pisti_core.nvpack import compact
+            compact(self, s, r, h, a, b, t)
+        finally:
+            sys.modules.pop("pisti_core.nvpack", None)
+            import pisti_core
+            if hasattr(pisti_core, "nvpack"):
+                delattr(pisti_core, "nvpack")
 
     def _write(self, p, buf):
         try:

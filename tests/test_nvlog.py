@@ -10,7 +10,6 @@ import random
 import shutil
 import subprocess
 import sys
-import types
 
 import pytest
 from hypothesis import given, settings
@@ -33,7 +32,9 @@ def quick_gc(monkeypatch):
     (for the device's heap). In a test process that collection costs ~50 ms,
     nine tenths of a power-cut sweep's time, and changes no byte written:
     here it collects nothing."""
-    monkeypatch.setattr(nvlog, "gc", types.SimpleNamespace(collect=lambda: None))
+    import gc  # pylint: disable=import-outside-toplevel  # (pisti_core.nvpack's, imported at each compaction)
+
+    monkeypatch.setattr(gc, "collect", lambda: None)
 
 
 def fresh(size=4096):
