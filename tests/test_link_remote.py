@@ -702,6 +702,75 @@ def test_L4_the_others_play_is_refreshed_first_and_the_rest_of_the_table_a_tick_
     assert refreshes and all(refreshes), refreshes  # each such refresh showed the play alone
 
 
+def test_L4_a_toast_of_the_others_play_comes_with_the_rest_of_the_table_not_before_the_play(
+        device, quick_gc):  # noqa: F811
+    """A toast that the other console's play pops (a pişti's big one takes
+    a refresh of its own to draw) is not in the refresh that shows the play:
+    it shows at the next tick, with the rest of the table. A toast of this
+    console's own play shows at once."""
+    from tools.shims import uart
+    d = device()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    guest = G.Lockstep(cable.b, P.GUEST, "t", d.rig.clock.ticks_ms(), None, LEVELS)
+    step = _link_hand(d, cable, guest, False)
+    table = d.app.stack[0]
+    said = table.say
+    acting = []
+
+    def say(text, ms=None):  # inside act, where a pişti pops its toast
+        said(text, ms)
+        if acting:
+            table.pop_toast("PISTI %d" % acting[0], 900, True)
+    table.say = say
+    events = []  # ("act", seat) and ("show", text, during an act, rest due)
+    show = table.toast.show
+
+    def spy_show(text, big=False):
+        events.append(("show", text, bool(acting), table.rest))
+        show(text, big)
+    table.toast.show = spy_show
+    acted = table.act
+
+    def act(seat, a):
+        events.append(("act", seat))
+        acting.append(seat)
+        try:
+            acted(seat, a)
+        finally:
+            acting.pop()
+    table.act = act
+    refreshes = []
+    refresh = d.app.display.refresh
+
+    def spy(*args, **kw):
+        n = len([e for e in events if e == ("act", 1)])
+        if n > len(refreshes):
+            refreshes.append(table.toast.text != "PISTI 1")  # the first refresh after the other's play
+        return refresh(*args, **kw)
+    d.app.display.refresh = spy
+    for _ in range(3000):
+        step()
+        st = d.app.status()
+        if st["screen"] != "table" or len([e for e in events if e == ("act", 1)]) >= 5:
+            break
+        if st.get("legal") and not st["holding"]:
+            d.rig.keys.tap("A", 20)
+    acts = [k for k in range(len(events)) if events[k][0] == "act"]
+    others = mine = 0
+    for n, k in enumerate(acts[:-1]):
+        seat = events[k][1]
+        shows = [e for e in events[k + 1:acts[n + 1]] if e[1] == "PISTI %d" % seat]
+        if seat == 1:  # not during its act: after it, once the play has been shown
+            others += 1
+            assert shows and not shows[0][2] and not shows[0][3], events[k:acts[n + 1]]
+        else:
+            mine += 1
+            assert shows and shows[0][2], events[k:acts[n + 1]]  # this console's own: at once
+    assert others >= 4 and mine >= 4, events
+    assert len(refreshes) >= 4 and all(refreshes), refreshes  # the play's own refresh: no toast
+
+
 def test_L4_pisti_4p_each_persons_play_goes_ahead_of_the_hosts_bots_replies(device, quick_gc):  # noqa: F811
     """The host's bots reply to its person's play, but the other console
     gets that play first: it is saved and sent before they choose. And the

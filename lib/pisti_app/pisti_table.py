@@ -146,6 +146,9 @@ class PistiTable(TableBase):
     # -- playing -------------------------------------------------------------------
     def act(self, seat, c):
         h = self.hand
+        # The other console's play (L-4): the play first, the rest (a toast
+        # too) a tick later.
+        self.rest = seat != 0 and self.app.link is not None
         side = seat & 1
         before = len(h.pile)
         pis = h.pistis[side]
@@ -171,8 +174,7 @@ class PistiTable(TableBase):
             self.capture = None
             self.say("%s: %s" % (self.who(seat), card_text(c)))
         self.hold(self.app.delay())
-        # The other console's play (L-4): the play first, the rest a tick later.
-        self.sync(seat != 0 and self.app.link is not None)
+        self.sync(self.rest)
 
     def after_hold(self):
         self.capture = None

@@ -228,7 +228,11 @@ class TableBase(Screen):
         self.set_msg(text)
 
     def pop_toast(self, text, ms, big=False):
-        """Show the toast for ``ms``."""
+        """Show the toast for ``ms`` (with the rest of a play's drawing when
+        its first frame shows only the play: :attr:`rest`)."""
+        if self.rest:
+            self.toast_due = (text, ms, big)
+            return
         self.toast.show(text, big)
         self.toast_until = ticks_add(self.now, ms)
         self.app.dirty = True
@@ -246,11 +250,16 @@ class TableBase(Screen):
         return self.app.now
 
     rest = False  # the rest of a play's drawing is due: its first frame showed only the play (L-4)
+    toast_due = None  # (text, ms, big): a toast for that rest (a big one takes longer to draw than the play)
 
     def tick(self, now):
         if self.rest:
             self.rest = False
             self.sync()
+        d = self.toast_due
+        if d is not None:
+            self.toast_due = None
+            self.pop_toast(d[0], d[1], d[2])
         if self.toast_until is not None and ticks_diff(now, self.toast_until) >= 0:
             self.toast_until = None
             self.toast.hide()

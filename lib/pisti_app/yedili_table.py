@@ -299,6 +299,9 @@ class YediliTable(TableBase):
     # -- applying actions --------------------------------------------------------
     def act(self, seat, a):
         h = self.hand
+        # The other console's play (L-4): the play first, the rest (a toast
+        # too) a tick later.
+        self.rest = seat != 0 and self.app.link is not None
         ph = h.phase
         before = bytes(h.hn)
         h.apply(a)
@@ -336,8 +339,7 @@ class YediliTable(TableBase):
             if h.pending and h.turn == 0 and self.app.bots[0] is None:
                 snd.play("warn", now)
         self.hold(self.app.delay())
-        # The other console's play (L-4): the play first, the rest a tick later.
-        self.sync(seat != 0 and self.app.link is not None)
+        self.sync(self.rest)
 
     def after_hold(self):
         self.shown = None
