@@ -294,3 +294,36 @@ def test_T4_exit_from_a_rated_game_asks_then_counts_as_leaving(device):
     st = d.status()
     assert st["screen"] == "menu" and not st["saved"] and "continue" not in st["menu"]
     assert d.app.rankings.get("pisti", 2, "usta") == [1, 0, 0, 1, -1]
+
+
+def test_a_tune_sounds_each_note_and_rest_for_its_length():
+    """Sound plays a tune's notes by the clock: 'warn' is 880 Hz for 90 ms,
+    60 ms of silence, 880 Hz for 90 ms, then silence and nothing playing."""
+    from pisti_app.sound import Sound  # pylint: disable=import-outside-toplevel
+
+    class Pwm:
+        def __init__(self):
+            self.log = []
+            self.now = 0
+            self.frequency = 0
+            self.duty = 0
+
+        @property
+        def duty_cycle(self):
+            return self.duty
+
+        @duty_cycle.setter
+        def duty_cycle(self, v):
+            self.duty = v
+            self.log.append((self.now, self.frequency if v else 0))
+
+    pwm = Pwm()
+    snd = Sound(pwm)
+    pwm.now = 1000
+    snd.play("warn", 1000)
+    for now in range(1000, 1400, 10):
+        pwm.now = now
+        snd.tick(now)
+    changes = [pwm.log[0]] + [b for a, b in zip(pwm.log, pwm.log[1:]) if a[1] != b[1]]
+    assert changes == [(1000, 880), (1090, 0), (1150, 880), (1240, 0)], pwm.log
+    assert snd._seq is None  # pylint: disable=protected-access  # the tune is over

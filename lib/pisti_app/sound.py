@@ -14,16 +14,19 @@ from pisti_app.util import const, ticks_add, ticks_diff
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 
 # (frequency Hz, ms) notes; 0 Hz is a rest.
+# Each note three bytes: its frequency in Hz (high byte, low byte; 0 a
+# rest) and its length in tens of ms. (Bytes, not tuples of tuples: one
+# object a tune on the heap, not one per note.)
 TUNES = {
-    "capture": ((1047, 70),),
-    "capture_them": ((523, 70),),
-    "pisti": ((1047, 80), (1319, 80), (1568, 160)),
-    "jack_pisti": ((1047, 70), (1319, 70), (1568, 70), (2093, 200)),
-    "warn": ((880, 90), (0, 60), (880, 90)),
-    "error": ((196, 120),),
-    "tick": ((1760, 40),),  # T-3: each second of the move timer's last ten
-    "win": ((784, 120), (988, 120), (1175, 240)),
-    "lose": ((392, 160), (330, 260)),
+    "capture": b"\x04\x17\x07",  # 1047 Hz 70 ms
+    "capture_them": b"\x02\x0b\x07",  # 523 Hz 70 ms
+    "pisti": b"\x04\x17\x08\x05\x27\x08\x06\x20\x10",  # 1047 Hz 80 ms, 1319 Hz 80 ms, 1568 Hz 160 ms
+    "jack_pisti": b"\x04\x17\x07\x05\x27\x07\x06\x20\x07\x08\x2d\x14",  # 1047, 1319, 1568 Hz 70 ms, 2093 Hz 200 ms
+    "warn": b"\x03\x70\x09\x00\x00\x06\x03\x70\x09",  # 880 Hz 90 ms, rest 60 ms, 880 Hz 90 ms
+    "error": b"\x00\xc4\x0c",  # 196 Hz 120 ms
+    "tick": b"\x06\xe0\x04",  # 1760 Hz 40 ms: T-3, each second of the move timer's last ten
+    "win": b"\x03\x10\x0c\x03\xdc\x0c\x04\x97\x18",  # 784 Hz 120 ms, 988 Hz 120 ms, 1175 Hz 240 ms
+    "lose": b"\x01\x88\x10\x01\x4a\x1a",  # 392 Hz 160 ms, 330 Hz 260 ms
 }
 _DUTY = 0x8000
 
@@ -53,7 +56,10 @@ class Sound:
     def _note(self, now):
         if _CHECKING:
             assert self._seq  # play() set it, tick() checked it
-        f, ms = self._seq[self._i]
+        q = self._seq
+        k = 3 * self._i
+        f = q[k] << 8 | q[k + 1]
+        ms = 10 * q[k + 2]
         if f:
             self.pwm.frequency = f
             self.pwm.duty_cycle = _DUTY
@@ -66,7 +72,7 @@ class Sound:
         if self._seq is None or ticks_diff(now, self._until) < 0:
             return
         self._i += 1
-        if self._i >= len(self._seq):
+        if 3 * self._i >= len(self._seq):
             self.stop()
         else:
             self._note(now)
