@@ -668,3 +668,39 @@ def test_the_statistics_record_is_kept_apart_and_first_after_the_ranking_when_co
     got = Store(FlashNvm(data=bytes(image)))
     assert got.load() == "recovered"
     assert got.stats == b"S2" * 10 and got.ranking == b"rank2"
+
+
+def test_a_compaction_that_finds_no_memory_writes_nothing_and_the_store_goes_on(monkeypatch):
+    """T-6: the 4 KB image is allocated for a compaction only; when the heap
+    has no 4 KB in one piece (MemoryError: the app restarts into its saved
+    game) nothing is written and the store is as before: a boot reads every
+    record saved so far, and the same save succeeds once memory is there."""
+    import builtins  # pylint: disable=import-outside-toplevel
+
+    nvm, store = fresh()
+    store.put_ranking(b"r")
+    store.start_game(bytes(100))
+    store.add_actions(bytes(40))
+    i = 0
+    while store.free > 200:  # the log fills with settings records
+        i += 1
+        store.put_settings(bytes((i & 255,)) * 60)
+    image = nvm.snapshot()
+    state = R.state_of(store)
+    real = builtins.bytearray
+
+    def no_4k(*a):
+        if a and a[0] == 4096:
+            raise MemoryError("memory allocation failed, allocating 4096 bytes")
+        return real(*a)
+    monkeypatch.setattr(builtins, "bytearray", no_4k)
+    with pytest.raises(MemoryError):
+        store.add_actions(bytes(250))
+    assert nvm.snapshot() == image and R.state_of(store) == state and nvm.erases == 0
+    monkeypatch.setattr(builtins, "bytearray", real)
+    got, _ = reload(nvm)
+    assert R.state_of(got) == state
+    store.add_actions(bytes(250))  # memory again: compacted, nothing lost
+    assert nvm.erases == 1
+    got, _ = reload(nvm)
+    assert R.state_of(got) == R.state_of(store) and len(got.game_actions) == len(state[3]) + 250
