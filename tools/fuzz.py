@@ -41,8 +41,10 @@ After every press (when the screen has settled, or the boot's wait ran out):
   decided (T-6: saved before shown);
 * after a cut, the game is kept and Continue (or ``--start``) resumes it
   where it was last shown, or with the one record being written at the cut
-  complete -- never another point, deal or score (T-6; the game may only
-  be lost when the cut hit a compaction and the notice says so).
+  complete, or as the saves held it when a compaction of their own (at a
+  boot short of the reserve) was cut -- never another point, deal or score
+  (T-6; the game may only be lost when the cut hit a compaction and the
+  notice says so).
 
 A fault prints the seed, the profile and the boots that reproduce it, each as
 a ``tools/sim.py --headless ... --keys ...`` command line on one nvm file (the
@@ -685,6 +687,21 @@ def _hook(fuzzer, session):
 
     nvlog.Store.put_stats = put_stats  # (this module stays loaded from boot to boot: put back below)
     fuzzer.unhook.append(lambda: setattr(nvlog.Store, "put_stats", real_stats))
+    # (a compaction of its own: at boot, or when a match starts, with less
+    # than the reserve free; it rewrites what the saves hold)
+    real_compact = nvlog.Store.compact
+
+    def compact(self):
+        if ch.writing is not None:  # inside a save already (a match's first deal)
+            return real_compact(self)
+        ch.before = nv.snapshot()
+        ch.writing = ("compact", None)
+        out = real_compact(self)
+        ch.writing = None
+        return out
+
+    nvlog.Store.compact = compact
+    fuzzer.unhook.append(lambda: setattr(nvlog.Store, "compact", real_compact))
     cont = games.GameFlow.continue_game
 
     def continue_game(app):
