@@ -63,24 +63,35 @@ def test_L6_both_profiles_name_the_link_pins():
         load_profile(ROOT / "tools" / "boards" / (name + ".toml"))
 
 
-def test_L4_the_remote_seat_waits_then_gives_the_other_console_action():
+def _pisti2_pair(clock):
+    """Two consoles' links over a virtual cable on ``clock`` (a one-item
+    list, ms): (host, guest) LinkPlays, the host offering a Pişti 2p
+    practice game; nothing sent yet."""
     from pisti_app.remote import LinkPlay
-
-    class Obs:
-        ply = 0
-
-    clock = [0]
     cable = Cable(lambda: clock[0])
     s = P.Setup("pisti", 2, 101, False, 1, [None, None])
-    host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS))
-    guest = LinkPlay(G.Lockstep(cable.b, P.GUEST, "t", 0, None, LEVELS))
-    assert host.seat.choose(Obs) is None  # nothing dealt: the seat waits
+    return (LinkPlay(G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS)),
+            LinkPlay(G.Lockstep(cable.b, P.GUEST, "t", 0, None, LEVELS)))
+
+
+def _join(clock, host, guest):
+    """Two seconds of both consoles' ticks, the guest taking the offer."""
     for _ in range(200):
         clock[0] += 10
         host.tick(clock[0], None)
         guest.tick(clock[0], None)
         if guest.lock.phase == G.OFFERED:
             guest.lock.answer(True)
+
+
+def test_L4_the_remote_seat_waits_then_gives_the_other_console_action():
+    class Obs:
+        ply = 0
+
+    clock = [0]
+    host, guest = _pisti2_pair(clock)
+    assert host.seat.choose(Obs) is None  # nothing dealt: the seat waits
+    _join(clock, host, guest)
     assert host.remote_seats() == [1] and guest.remote_seats() == [1]
     assert host.lock.phase == G.PLAY and host.deck(0) == guest.deck(0)
     lk = host.lock if host.lock.to_act() >= 0 else guest.lock
@@ -168,18 +179,9 @@ def test_L9_a_resync_that_leaves_the_game_as_it_is_looks_once_and_keeps_no_code(
     module again (it is ~3 KB at a link table), and a link without an app
     (tools/linktest.py's consoles) looks the same way without one."""
     import sys
-    from pisti_app.remote import LinkPlay
     clock = [0]
-    cable = Cable(lambda: clock[0])
-    s = P.Setup("pisti", 2, 101, False, 1, [None, None])
-    host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS))
-    guest = LinkPlay(G.Lockstep(cable.b, P.GUEST, "t", 0, None, LEVELS))
-    for _ in range(200):
-        clock[0] += 10
-        host.tick(clock[0], None)
-        guest.tick(clock[0], None)
-        if guest.lock.phase == G.OFFERED:
-            guest.lock.answer(True)
+    host, guest = _pisti2_pair(clock)
+    _join(clock, host, guest)
     assert host.lock.phase == G.PLAY
     forgotten = []
 

@@ -670,6 +670,24 @@ def test_the_statistics_record_is_kept_apart_and_first_after_the_ranking_when_co
     assert got.stats == b"S2" * 10 and got.ranking == b"rank2"
 
 
+def test_the_compactions_code_is_loaded_for_it_and_forgotten_after():
+    """pisti_core.nvpack (the compaction) is not kept once it has run, nor
+    left as an attribute of the package that would keep its code alive."""
+    import sys  # pylint: disable=import-outside-toplevel
+    import pisti_core  # pylint: disable=import-outside-toplevel
+
+    nvm, store = fresh()
+    store.put_ranking(b"r")
+    store.compact()
+    assert nvm.erases == store.compactions == 1
+    assert "pisti_core.nvpack" not in sys.modules and not hasattr(pisti_core, "nvpack")
+    store.compact()  # imported again when needed
+    assert nvm.erases == store.compactions == 2
+    assert "pisti_core.nvpack" not in sys.modules and not hasattr(pisti_core, "nvpack")
+    got, _ = reload(nvm)
+    assert R.state_of(got) == R.state_of(store)
+
+
 def test_a_compaction_that_finds_no_memory_writes_nothing_and_the_store_goes_on(monkeypatch):
     """T-6: the 4 KB image is allocated for a compaction only; when the heap
     has no 4 KB in one piece (MemoryError: the app restarts into its saved

@@ -13,7 +13,6 @@ from pisti_app.util import const, ticks_add, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 
-# (frequency Hz, ms) notes; 0 Hz is a rest.
 # Each note three bytes: its frequency in Hz (high byte, low byte; 0 a
 # rest) and its length in tens of ms. (Bytes, not tuples of tuples: one
 # object a tune on the heap, not one per note.)
