@@ -33,14 +33,19 @@ def play(d, action):
         d.press("A", after=20)
     elif ":" in action:  # a Jack and the suit it names
         move_cursor(d, st["your_hand"].index(action[:2]))
+        table = d.app.stack[-1]
+        layers = len(table.group)
         d.press("A", after=20)
         st = d.status()
         assert st["focus"] == "suit" and st["suit"] in "CDHS"
+        assert table.picker.tile in table.group and len(table.group) == layers + 1
         for _ in range(("CDHS".index(action[3]) - "CDHS".index(st["suit"])) % 4):
             d.press("RIGHT", after=20)
         assert d.status()["suit"] == action[3]
         d.shot("yedili_suit_picker")
         d.press("A", after=20)
+        # the panel goes with its bitmap (~0.6 KB a board would otherwise hold to the hand's end)
+        assert table.picker.tile is None and table.picker.bm is None and len(table.group) == layers
     else:
         move_cursor(d, st["your_hand"].index(action))
         d.press("A", after=20)

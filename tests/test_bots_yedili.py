@@ -140,6 +140,17 @@ def test_make_bot_dispatches_yedili_to_this_module():
         assert make_bot("yedili", name, random.Random(3)).level == name
 
 
+def test_the_boards_levels_come_without_the_reference_bots_module():
+    """make_bot for acemi, kalfa, usta loads yedili_heur alone (the reference bots are the
+    desktop's: a board's link host with bots would otherwise hold ~1 KB more)."""
+    code = ("import sys\nfrom pisti_core.bots import make_bot\nclass R:\n    def randrange(self, n):\n"
+            "        return 0\nfor lv in ('acemi', 'kalfa', 'usta'):\n    make_bot('yedili', lv, R())\n"
+            "print(sorted(m for m in sys.modules if m.startswith('pisti_core.bots')))\n"
+            "make_bot('yedili', 'greedy', R())\nprint('pisti_core.bots.yedili_bots' in sys.modules)\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.stdout.split("\n")[:2] == ["['pisti_core.bots', 'pisti_core.bots.yedili_heur']", "True"], r.stderr
+
+
 def test_every_bot_plays_only_legal_actions_to_the_end():
     seen = set()
     for players in (2, 3, 4):
@@ -449,7 +460,7 @@ import pisti_core.yedili
 import pisti_core.yedili_obs
 import pisti_core.bots.yedili_heur
 from pisti_core.match import Match
-from pisti_core.bots.yedili_bots import make
+from pisti_core.bots import make_bot  # (the board's way in: the reference bots' module is not loaded)
 
 try:
     from time import ticks_us, ticks_diff
@@ -479,7 +490,7 @@ def main(level, seed):
     calls = 0
     for n in (2, 3, 4):
         m = Match("yedili", n, None, seed % n, Lcg(seed + n).randrange)
-        bots = [make(level, Lcg(seed * 8 + n * 4 + s)) for s in range(n)]
+        bots = [make_bot("yedili", level, Lcg(seed * 8 + n * 4 + s)) for s in range(n)]
         hands = 0
         check = 0
         while not m.over:

@@ -200,11 +200,12 @@ def test_folder_without_boot_out_needs_force(tmp_path, project, capsys):
 # ---------------------------------------------------------------- copying
 
 
-def placed(rel, src):
+def placed(rel, src, names=None):
     """The bytes deploy puts on the board for the project file ``src``: the
-    modules of lib/ and pisti_core/ minified (tools/deploylib/shrink.py)."""
+    modules of lib/ and pisti_core/ minified (tools/deploylib/shrink.py),
+    their private names shortened as ``names`` says."""
     data = Path(src).read_bytes()
-    return shrink.minify(data.decode(), rel).encode() if shrink.shrinks(rel) else data
+    return shrink.minify(data.decode(), rel, names).encode() if shrink.shrinks(rel) else data
 
 
 def test_deploy_real_project_lays_out_the_firmware(tmp_path, capsys):
@@ -217,7 +218,8 @@ def test_deploy_real_project_lays_out_the_firmware(tmp_path, capsys):
         expected = set(sources) | {"boot_out.txt", "settings.toml", deploy.MANIFEST_NAME,
                                    "lib/adafruit_displayio_ssd1306.py"}
         wrong = files_under(d) ^ expected
-        wrong |= {rel for rel, src in sources.items() if (d / rel).read_bytes() != placed(rel, src)}
+        names = shrink.project_names(ROOT)
+        wrong |= {rel for rel, src in sources.items() if (d / rel).read_bytes() != placed(rel, src, names)}
         return sources, wrong
 
     # Others edit the project while tests run: a file changed mid-deploy is synced by the next one.
@@ -308,6 +310,79 @@ def test_modules_go_minified_unless_asked_not_to(drive, project, capsys, monkeyp
     status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs")
     assert status == 0 and "python-minifier is not installed" in err
     assert (drive / "lib" / "app" / "screens.py").read_bytes() == (project / "lib" / "app" / "screens.py").read_bytes()
+
+
+def test_private_constants_are_folded_into_their_uses():
+    """deploylib/shrink.py: a module's ``_NAME = const(n)`` is gone on the board (its name is
+    never interned there) and each use is the number; a name bound again, or one not made of
+    literals, is left to the board's compiler."""
+    src = ("from micropython import const\n"
+           "_A = const(3)\n_B = const(_A * 4 - 1)\n_C = const(1)\n_D = const(len('ab'))\n"
+           "PUBLIC = const(7)\n"
+           "def f(x):\n    global _C\n    _C = x\n    return _A + _B + PUBLIC + _D\n")
+    out = shrink.fold_private_consts(src, "m.py")
+    assert "_A" not in out and "_B" not in out and "_C = const(1)" in out and "_D = const(len" in out
+    assert "return 3 + 11 + PUBLIC + _D" in out and "PUBLIC = const(7)" in out
+    ns = {"const": lambda v: v}
+    exec(compile(out.replace("from micropython import const\n", ""), "m.py", "exec"), ns)  # pylint: disable=exec-used
+    assert ns["f"](5) == 3 + 11 + 7 + 2 and ns["_C"] == 5
+    assert shrink.fold_private_consts("X = 1\n") == "X = 1\n"  # nothing to fold: the text as it was
+
+
+def _import_shrunk(tmp_path, texts, names):
+    """The modules ``texts`` (rel -> source) minified with ``names`` and imported from tmp_path."""
+    for rel, text in texts.items():
+        out = tmp_path / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(shrink.minify(text, rel, names))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import shrunkpkg.user  # noqa: F401  pylint: disable=import-outside-toplevel,import-error
+        return sys.modules["shrunkpkg.user"]
+    finally:
+        sys.path.remove(str(tmp_path))
+        for m in [m for m in sys.modules if m.startswith("shrunkpkg")]:
+            del sys.modules[m]
+
+
+def test_private_names_get_one_short_name_in_every_module(tmp_path):
+    """deploylib/shrink.py: the private names the modules define are shortened the same way
+    everywhere (an import and an attribute between modules still meet); a name a string holds,
+    one a reader spells (code.py, the gauge's driver) and one only read (a library's) keep
+    theirs; no short name is one the modules spell."""
+    texts = {
+        "shrunkpkg/__init__.py": "",
+        "shrunkpkg/base.py": ("class _Store:\n    def __init__(self):\n        self._cache = [1]\n"
+                             "        self._grid = 2\n        self._seen_by_driver = 3\n"
+                             "    def _total(self, _extra=0):\n        return sum(self._cache) + _extra\n"
+                             "def _put(store, v):\n    store._cache.append(v)\n    return store\n"),
+        "shrunkpkg/user.py": ("from shrunkpkg.base import _Store, _put\n"
+                              "def run(lib):\n    s = _put(_Store(), 4)\n"
+                              "    return s._total(_extra=10), getattr(s, '_grid'), s._seen_by_driver, lib._private\n"),
+    }
+    names = shrink.private_names(texts, ({"_seen_by_driver"}, {"B"}))
+    assert set(names) == {"_Store", "_cache", "_total", "_extra", "_put"}  # _grid quoted, the driver's, a library's
+    spelled = {"shrunkpkg", "base", "user", "run", "lib", "s", "v", "store", "self", "sum", "getattr", "append",
+               "__init__", "_private", "_grid", "_seen_by_driver", "B"}
+    assert len(set(names.values())) == len(names) and not set(names.values()) & spelled
+    assert all(len(v) <= 2 for v in names.values())
+
+    class Lib:
+        _private = "theirs"
+
+    assert _import_shrunk(tmp_path, texts, names).run(Lib()) == (15, 2, 3, "theirs")
+    shrunk = (tmp_path / "shrunkpkg" / "base.py").read_text()
+    assert "_cache" not in shrunk and "_total" not in shrunk and "_seen_by_driver" in shrunk
+
+
+def test_the_game_deploys_with_its_private_names_short_and_none_a_reader_uses():
+    """The real project: ~150 private names shortened, and none of them is spelled by code.py
+    or by what runs beside the modules on the gauge and the web page."""
+    names = shrink.project_names(ROOT)
+    assert len(names) > 100
+    words, _ = shrink._words(ROOT)  # pylint: disable=protected-access
+    assert not set(names) & words
+    assert "_want_next" in names and "_grid" not in names  # (gfx reads "_grid" with getattr)
 
 
 def test_temp_name_then_rename_and_code_py_last(drive, project, capsys, monkeypatch):

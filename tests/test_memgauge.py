@@ -133,9 +133,6 @@ def test_L2_L3_a_link_match_completes_on_both_consoles(link_gauge):
     assert set(line["modes"]["link_yedili4"]) == {"peak", "matches", "host", "guest"}
 
 
-@pytest.mark.xfail(reason="issue 18: 116,582 B (host) and 110,146 B (guest) live at their peaks in the link match "
-                          "(5 Dec 2026, late: the guest is within, the host holds its two bots' code, the single-console "
-                          "Pis Yedili 4p match alone is 102.5 KB); the table itself must get leaner", strict=False)
 def test_a_yedili_4p_link_match_within_110K_live_on_each_console(link_gauge):
     res = link_gauge
     m = (res.get("modes") or {}).get("link_yedili4") or {}

@@ -14,8 +14,9 @@ next time while files it did not put there are never touched. With
 ``--offline`` the libraries come from the project's own environment instead
 (``.venv``: the versions tools/requirements.txt pins, deploylib/envlibs.py).
 The modules of ``pisti_core/`` and ``lib/`` go minified (deploylib/shrink.py:
-locals renamed, docstrings dropped; the board interns fewer names and keeps
-~10 KB more free in a link game); ``--no-minify`` copies them as written.
+locals renamed, private constants folded, private names shortened,
+docstrings dropped; the board interns fewer names and keeps ~10 KB more free
+in a link game); ``--no-minify`` copies them as written.
 
 Before it copies the game it checks, and stops with one clear message
 (``--force``: a warning) when: the board profile contradicts the Board ID

@@ -233,7 +233,8 @@ def shrunk_copy(src, dst, name):
             if not f.endswith(".pyc"):
                 p = os.path.join(dirpath, f)
                 sources[name + "/" + os.path.relpath(p, src).replace(os.sep, "/")] = Path(p)
-    for rel, path in shrink.shrink_sources(sources, Path(dst + ".work")).items():
+    names = shrink.project_names(Path(src).parent)  # (lib/ and pisti_core/ share one map)
+    for rel, path in shrink.shrink_sources(sources, Path(dst + ".work"), names).items():
         copy_tree(str(path), os.path.join(dst, rel.split("/", 1)[1]))
     return dst
 

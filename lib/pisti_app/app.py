@@ -50,18 +50,20 @@ if _CHECKING:  # (names the board has interned already: an import here costs not
     import pisti_app.remote
     import pisti_app.demo
 
-# Modules only the menus use: unloaded while a table is shown.
-_MENU_MODULES = ("pisti_app.menus", "pisti_app.menu", "pisti_app.info", "pisti_app.confirm",
-                 "pisti_app.wrap", "pisti_app.splash")
+# Modules only the menus use: unloaded while a table is shown. Each list is
+# one string, split when used: on the board a name of more than 10 characters
+# in a tuple would be a heap string of its own (~50 bytes each, ~1.5 KB).
+_MENU_MODULES = ("pisti_app.menus pisti_app.menu pisti_app.info pisti_app.confirm "
+                 "pisti_app.wrap pisti_app.splash")
 # Modules only a game uses: unloaded back at the main menu.
-_GAME_MODULES = ("pisti_app.match_end", "pisti_app.results", "pisti_app.pisti_table", "pisti_app.yedili_table",
-                 "pisti_app.yedili_parts", "pisti_app.table", "pisti_app.sprites",
-                 "pisti_core.bots.pisti_end", "pisti_core.bots.pisti_bots",
-                 "pisti_core.bots.yedili_bots", "pisti_core.bots.yedili_heur", "pisti_core.bots",
-                 "pisti_core.pisti_obs", "pisti_core.yedili_obs", "pisti_core.yedili_text",
-                 "pisti_core.pisti", "pisti_core.yedili", "pisti_core.record", "pisti_app.session",
-                 "pisti_core.match", "pisti_core.cards", "pisti_app.movetimer",
-                 "pisti_app.session_io", "pisti_app.wrap")
+_GAME_MODULES = ("pisti_app.match_end pisti_app.results pisti_app.pisti_table pisti_app.yedili_table "
+                 "pisti_app.yedili_parts pisti_app.table pisti_app.sprites "
+                 "pisti_core.bots.pisti_end pisti_core.bots.pisti_bots "
+                 "pisti_core.bots.yedili_bots pisti_core.bots.yedili_heur pisti_core.bots "
+                 "pisti_core.pisti_obs pisti_core.yedili_obs pisti_core.yedili_text "
+                 "pisti_core.pisti pisti_core.yedili pisti_core.record pisti_app.session "
+                 "pisti_core.match pisti_core.cards pisti_app.movetimer "
+                 "pisti_app.session_io pisti_app.wrap")
 
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
@@ -397,7 +399,7 @@ class App(GameFlow):
     def drop_menus(self):
         """Unload the menu screens' modules (their code is heap on the device)."""
         self._menus = None
-        self.forget(*_MENU_MODULES)
+        self.forget(*_MENU_MODULES.split())
 
     def resume_kept(self):
         """At boot: back into the kept game (T-6); out of memory even so,
@@ -437,7 +439,7 @@ class App(GameFlow):
                 return
         self.release()
         self._timer = None
-        self.forget(*_GAME_MODULES)
+        self.forget(*_GAME_MODULES.split())
         self.close_saves()
         self.show(self.menus.main())
 

@@ -265,11 +265,17 @@ def label(font, text="", x=0, y=0, anchor=(0.0, 0.0), inverse=False, pad=0, scal
 
 
 def box(w, h, x=0, y=0, value=1, hidden=False):
-    """A solid rectangle as a TileGrid (value 1 white, 0 black)."""
-    bm = displayio.Bitmap(w, h, 2)
+    """A solid rectangle as a TileGrid (value 1 white, 0 black): one tile
+    at most 32 px wide, repeated across (a 128 x 29 toast's bitmap is 116
+    bytes, not 464; up to 4 tiles' indexes live in the TileGrid itself)."""
+    tw = 32
+    while w % tw:
+        tw -= 1
+    bm = displayio.Bitmap(tw, h, 2)
     if value:
         bm.fill(value)
-    tg = displayio.TileGrid(bm, pixel_shader=palette("text"), x=x, y=y)
+    tg = displayio.TileGrid(bm, pixel_shader=palette("text"), width=w // tw, height=1, tile_width=tw,
+                            tile_height=h, x=x, y=y)
     tg.hidden = hidden
     return tg
 

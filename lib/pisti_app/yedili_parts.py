@@ -42,7 +42,7 @@ class SuitPicker:
         self.y = 8 if compact else 10
         self.group = group
         self.at = len(group)  # its place among the table's layers
-        self.bm = None  # made when a Jack is first played (832 bytes otherwise unused)
+        self.bm = None  # made while it shows (~0.6 KB otherwise unused)
         self.tile = None
         self.sel = -1
 
@@ -73,9 +73,12 @@ class SuitPicker:
             sprites.stamp(bm, "large", sprites.SUIT_TEXT[i], x + (20 - g[3]) // 2, y + (20 - g[4]) // 2, v)
 
     def hide(self):
-        """Take the panel away."""
-        if self.tile is not None:
-            self.tile.hidden = True
+        """Take the panel away, and its bitmap with it."""
+        tile = self.tile
+        if tile is not None:
+            self.group.remove(tile)
+            self.tile = self.bm = None
+            self.sel = -1
 
 
 def best_suit(hand):

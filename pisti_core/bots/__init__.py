@@ -25,6 +25,9 @@ def make_bot(game, level, rng):
     # Imported here so that the device loads only the game it plays.
     if game == "pisti":
         from pisti_core.bots.pisti_bots import make
+    elif game == "yedili" and level in LEVELS:  # (the board's: the reference bots' module stays unloaded)
+        from pisti_core.bots.yedili_heur import HeuristicBot
+        return HeuristicBot(level, rng)
     elif game == "yedili":
         from pisti_core.bots.yedili_bots import make
     else:

@@ -6,7 +6,8 @@
 
 Pis Yedili bots: ``make(level, rng)`` for the reference bots ``random`` and
 ``greedy`` (here) and the levels ``acemi``, ``kalfa`` and ``usta`` (in
-:mod:`pisti_core.bots.yedili_heur`, imported only when asked for).
+:mod:`pisti_core.bots.yedili_heur`, which a board loads alone: the reference
+bots are the desktop's).
 
 A bot is ``choose(obs) -> action``: it decides from the seat's
 :class:`~pisti_core.yedili_obs.YediliObs` alone (T-5) and takes every random
@@ -39,6 +40,8 @@ when k > 1, in this order: legal actions as ``obs.legal()`` lists them;
 playable cards as :func:`playable` lists them; suits C D H S.
 """
 
+from pisti_core.bots.yedili_heur import pick, playable  # noqa: F401 (re-exported)
+
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -53,25 +56,6 @@ _JACK_BASE = const(64)
 _DRAW = const(80)
 _PASS = const(81)
 _MUAMELE = const(4)
-
-
-def playable(legal):
-    """The distinct card identities among ``legal`` (sorted) actions: the
-    non-Jack cards, then each Jack once (its four naming actions are one
-    card)."""
-    out = []
-    for a in legal:
-        if a < 52:
-            out.append(a)
-        elif _JACK_BASE <= a < _JACK_BASE + 16 and not a & 3:
-            out.append(40 + ((a - _JACK_BASE) >> 2))
-    return out
-
-
-def pick(seq, rng):
-    """A uniformly random item of ``seq``; ``rng`` is used only when there is
-    a choice to make."""
-    return seq[rng.randrange(len(seq))] if len(seq) > 1 else seq[0]
 
 
 class RefBot:

@@ -35,8 +35,6 @@ sevens (the draw they pass on, the Muamele they cost) nor the danger;
 tests/test_bots_yedili.py and tools/arena.py.
 """
 
-from pisti_core.bots.yedili_bots import pick, playable
-
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -112,6 +110,26 @@ def _pfail(m, total, k):
         p = p * q // 1000
         k -= 1
     return p
+
+
+
+def playable(legal):
+    """The distinct card identities among ``legal`` (sorted) actions: the
+    non-Jack cards, then each Jack once (its four naming actions are one
+    card)."""
+    out = []
+    for a in legal:
+        if a < 52:
+            out.append(a)
+        elif _JACK_BASE <= a < _JACK_BASE + 16 and not a & 3:
+            out.append(40 + ((a - _JACK_BASE) >> 2))
+    return out
+
+
+def pick(seq, rng):
+    """A uniformly random item of ``seq``; ``rng`` is used only when there is
+    a choice to make."""
+    return seq[rng.randrange(len(seq))] if len(seq) > 1 else seq[0]
 
 
 class HeuristicBot:

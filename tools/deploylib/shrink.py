@@ -17,11 +17,18 @@ table's 43 modules imported, then names added until that pool comes):
 ~1,313 of the game's names as written, ~1,227 minified, and 10 KB more free
 after those imports; the main menu 0.9 KB more.
 
+Before python-minifier, two passes of our own: each module's private
+constants are folded into their uses (:func:`fold_private_consts`), and the
+private names the modules define get short names, one map for every module
+(:func:`private_names`, :func:`rename`). Together ~1.7 KB more free at a Pis
+Yedili 4p link table on the gauge (``python tools/memgauge.py``).
+
 Desktop CPython only; nothing here is imported by device code.
 """
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 from tools.deploylib import DeployError
@@ -42,14 +49,187 @@ def available() -> bool:
     return True
 
 
-def minify(source: str, filename: str = "<device>") -> str:
-    """``source`` with its locals renamed, its docstrings and annotations
-    dropped; everything another module or a keyword call can see keeps its
+def _private_const(node: ast.stmt) -> str | None:
+    """The name of a module-level ``_NAME = const(...)``, else None."""
+    if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+        return None
+    name, value = node.targets[0].id, node.value
+    if not name.startswith("_") or name.startswith("__"):
+        return None
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "const"
+            and len(value.args) == 1 and not value.keywords):
+        return None
+    return name
+
+
+def fold_private_consts(source: str, filename: str = "<device>") -> str:
+    """``source`` with each module-level ``_NAME = const(n)`` gone and its
+    uses replaced by the number.
+
+    CircuitPython's compiler does this itself for such a name (it is never
+    a global), but its lexer has interned the name by then, for good: ~130
+    names in the game, 6 bytes of pool entry and their characters each.
+    Only an int the module's own literals and earlier such constants make
+    is folded, and only a name nothing else in the module binds."""
+    tree = ast.parse(source, filename=filename)
+    bound: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound[node.id] = bound.get(node.id, 0) + 1
+        elif isinstance(node, ast.arg):
+            bound[node.arg] = bound.get(node.arg, 0) + 2
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                bound[name] = bound.get(name, 0) + 2
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound[node.name] = bound.get(node.name, 0) + 2
+        elif isinstance(node, ast.alias):
+            name = (node.asname or node.name).split(".")[0]
+            bound[name] = bound.get(name, 0) + 2
+    values: dict[str, int] = {}
+
+    class _Fold(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802 (ast's name)
+            if isinstance(node.ctx, ast.Load) and node.id in values:
+                return ast.copy_location(ast.Constant(values[node.id]), node)
+            return node
+
+    body = []
+    for node in tree.body:
+        name = _private_const(node)
+        if name is not None and bound.get(name) == 1:
+            expr = ast.Expression(_Fold().visit(node.value.args[0]))
+            try:
+                value = eval(compile(ast.fix_missing_locations(expr), filename, "eval"),  # pylint: disable=eval-used
+                             {"__builtins__": {}})
+            except Exception:  # pylint: disable=broad-except
+                value = None  # not made of literals: left to the board's compiler
+            if isinstance(value, int) and not isinstance(value, bool):
+                values[name] = value
+                continue
+        body.append(node)
+    if not values:
+        return source
+    tree.body = body
+    return ast.unparse(ast.fix_missing_locations(_Fold().visit(tree))) + "\n"
+
+
+# What runs beside the deployed modules and may name what they hold: their
+# private names that these files spell keep their names (the project's root
+# is three folders up from here).
+READERS = ("code.py", "tools/memgauge/drive.py", "tools/memgauge/standins", "tools/web")
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__") and name != "_"
+
+
+def _words(root: Path, rels=READERS) -> tuple[set[str], set[str]]:
+    """Every identifier-like word in the files ``rels`` under ``root``, and
+    the attribute names they read or write."""
+    import re  # pylint: disable=import-outside-toplevel
+
+    words: set[str] = set()
+    attrs: set[str] = set()
+    for rel in rels:
+        p = root / rel
+        for f in sorted(p.rglob("*.py") if p.is_dir() else [p]):
+            if "node_modules" not in f.parts and f.is_file():
+                text = f.read_text(encoding="utf-8")
+                words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+                try:
+                    attrs.update(n.attr for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Attribute))
+                except SyntaxError:
+                    attrs.update(words)
+    return words, attrs
+
+
+def private_names(texts: dict[str, str], readers: tuple[set[str], set[str]] | None = None) -> dict[str, str]:
+    """The map from each private name (``_name``) the modules ``texts``
+    (rel -> source, constants folded) define -- a function, a class, an
+    attribute or a variable they assign -- to a short name, the same in
+    every module, so an import or an attribute between them still meets.
+
+    A board interns every name of a module it compiles, for good: ~150 of
+    the game's are private, ~900 characters. Their short names are first
+    those python-minifier gives locals (``A`` .. ``Z``, interned anyway), so
+    most cost nothing. Kept as written: a name any string of the modules
+    holds (``getattr(obj, "_grid", None)``), one the :data:`READERS` spell,
+    and one the modules only read (another library's)."""
+    import ast as _ast  # pylint: disable=import-outside-toplevel
+    import re  # pylint: disable=import-outside-toplevel
+
+    words, attrs = _words(_ROOT) if readers is None else readers
+    defined: set[str] = set()
+    used: set[str] = set()
+    quoted: set[str] = set()
+    for rel in sorted(texts):
+        for node in _ast.walk(_ast.parse(texts[rel], filename=rel)):
+            name = None
+            if isinstance(node, (_ast.FunctionDef, _ast.ClassDef)):
+                used.add(node.name)
+                name = node.name
+            elif isinstance(node, _ast.Name):
+                used.add(node.id)  # (every name a module spells: never a short name)
+                if not isinstance(node.ctx, _ast.Load):
+                    name = node.id
+            elif isinstance(node, _ast.Attribute):
+                used.add(node.attr)
+                if not isinstance(node.ctx, _ast.Load):
+                    name = node.attr
+            elif isinstance(node, _ast.arg):
+                used.add(node.arg)
+                name = node.arg
+            elif isinstance(node, _ast.alias):
+                used.add(node.asname or node.name)
+            elif isinstance(node, _ast.Constant) and isinstance(node.value, str):
+                quoted.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", node.value))
+            if name is not None and _private(name):
+                defined.add(name)
+    names = sorted(n for n in defined if n not in quoted and n not in words)
+    taken = used | defined | attrs  # (a short name is never one a module or a reader spells in code)
+    short = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in taken]
+    short += [a + b for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+              if a + b not in taken]
+    # the longest names take the names that cost nothing
+    names.sort(key=lambda n: (-len(n), n))
+    return dict(zip(names, short))
+
+
+def rename(source: str, names: dict[str, str], filename: str = "<device>") -> str:
+    """``source`` with every identifier in ``names`` renamed (names in
+    strings and comments untouched)."""
+    import ast as _ast  # pylint: disable=import-outside-toplevel
+
+    tree = _ast.parse(source, filename=filename)
+    hit = False
+    for node in _ast.walk(tree):
+        for field in ("id", "attr", "name", "arg", "asname"):
+            v = getattr(node, field, None)
+            if isinstance(v, str) and v in names:
+                if isinstance(node, _ast.alias) and field == "name" and "." in v:
+                    continue
+                setattr(node, field, names[v])
+                hit = True
+        if isinstance(node, (_ast.Global, _ast.Nonlocal)):
+            node.names = [names.get(n, n) for n in node.names]
+    return _ast.unparse(tree) + "\n" if hit else source
+
+
+def minify(source: str, filename: str = "<device>", names: dict[str, str] | None = None) -> str:
+    """``source`` with its locals renamed, its private constants folded
+    (:func:`fold_private_consts`), its private names shortened as ``names``
+    says (:func:`private_names`), its docstrings and annotations dropped;
+    everything another module or a keyword call can see keeps its
     name. Only transformations that keep the code inside CircuitPython's
     subset (no literals hoisted into new globals, no imports combined, no
     constants folded, no branches removed, ``class X(object)`` kept)."""
     import python_minifier  # pylint: disable=import-outside-toplevel
 
+    source = fold_private_consts(source, filename)
+    if names:
+        source = rename(source, names, filename)
     return python_minifier.minify(
         source, filename=filename,
         rename_locals=True, rename_globals=False,
@@ -65,10 +245,34 @@ def shrinks(rel: str) -> bool:
     return rel.endswith(".py") and rel.split("/", 1)[0] in SHRUNK_DIRS
 
 
-def shrink_sources(sources: dict[str, Path], out_dir: Path) -> dict[str, Path]:
+def project_names(root: Path) -> dict[str, str]:
+    """:func:`private_names` of the modules under ``root``'s lib/ and pisti_core/."""
+    texts = {}
+    for d in SHRUNK_DIRS:
+        for f in sorted((root / d).rglob("*.py")):
+            rel = f.relative_to(root).as_posix()
+            try:
+                texts[rel] = fold_private_consts(f.read_text(encoding="utf-8"), rel)
+            except (SyntaxError, UnicodeDecodeError):
+                continue  # (reported by shrink_sources)
+    return private_names(texts)
+
+
+def shrink_sources(sources: dict[str, Path], out_dir: Path, names: dict[str, str] | None = None) -> dict[str, Path]:
     """The mapping rel -> file with each module of lib/ and pisti_core/
-    minified into ``out_dir`` (everything else as it was)."""
+    minified into ``out_dir`` (everything else as it was). ``names``: the
+    private names' map (:func:`private_names`) when ``sources`` are only
+    part of the modules; by default made from ``sources``."""
     result: dict[str, Path] = {}
+    if names is None:
+        texts = {}
+        for rel, src in sources.items():
+            if shrinks(rel):
+                try:
+                    texts[rel] = fold_private_consts(src.read_text(encoding="utf-8"), rel)
+                except (SyntaxError, UnicodeDecodeError):
+                    pass  # (reported below)
+        names = private_names(texts)
     for rel, src in sources.items():
         if not shrinks(rel):
             result[rel] = src
@@ -76,7 +280,7 @@ def shrink_sources(sources: dict[str, Path], out_dir: Path) -> dict[str, Path]:
         out = out_dir / "shrunk" / rel
         out.parent.mkdir(parents=True, exist_ok=True)
         try:
-            text = minify(src.read_text(encoding="utf-8"), rel)
+            text = minify(src.read_text(encoding="utf-8"), rel, names)
         except SyntaxError as exc:
             raise DeployError(f"could not compile {rel}: SyntaxError: {exc.msg} (line {exc.lineno}); "
                               "nothing was changed") from None
