@@ -492,6 +492,55 @@ def test_L9_on_the_board_a_console_resumed_into_a_hand_holds_only_the_plays_code
     assert P.record(h.match, h.hands_done, 0) == P.record(g2.match, g2.hands_done, g2.rot)
 
 
+def test_L9_both_consoles_booting_into_a_hand_answer_each_others_hello_before_the_table(rare_modules):
+    """pisti_app.linkends.greet: after a boot into a link hand (both consoles at once, after a
+    match's first deal), the other's hello is answered while the code between hands is still
+    loaded, and that code goes before the table is built: at the table, nothing compiles it again
+    for the hello (on the board ~340 ms in which a key waited)."""
+    import pisti_core
+    from pisti_app.linkends import greet
+    clock, cable, h, g = pair(pisti2())
+    assert run(clock, (h, g), lambda: h.phase == G.PLAY and g.phase == G.PLAY)
+    recs = [P.record(c.match, c.hands_done, c.rot) for c in (h, g)]
+    h2 = G.Lockstep.resume(cable.a, P.HOST, "0.2.0", clock.t, pisti2(), recs[0], h.secret, LEVELS,
+                           urandom_from(4), lean=False)
+    g2 = G.Lockstep.resume(cable.b, P.GUEST, "0.2.0", clock.t, pisti2(), recs[1], g.secret, LEVELS,
+                           urandom_from(5), lean=False)
+    assert "pisti_core.linkrx" in sys.modules and g2.sessions == 0
+
+    def beside(other):  # each look at the clock: 5 ms on, the other console booting meanwhile too
+        def tick():
+            clock.t += 5
+            other.poll(clock.t)
+            return clock.t
+        return tick
+    t0 = clock.t
+    greet(g2, beside(h2), lean=True)
+    assert g2.sessions == 1  # the host's hello answered
+    assert "pisti_core.linkrx" not in sys.modules and not hasattr(pisti_core, "linkproto")
+    greet(h2, beside(g2), lean=True)
+    assert h2.sessions == 1 and clock.t - t0 < 500  # and the guest's
+    loads = []
+
+    def watch(c, rng):
+        loads.append("pisti_core.linkrx" in sys.modules)
+        return random_legal(c, rng)
+    assert run(clock, (h2, g2), lambda: len(loads) >= 6, 60000, watch, random.Random(3))
+    assert not any(loads)  # the table's first plays: the code between hands never compiled again
+    # Nobody answers (the other console off): at most ~2 s, then the table.
+    clock2, cable2, h3, g3 = pair(pisti2())
+    assert run(clock2, (h3, g3), lambda: h3.phase == G.PLAY)
+    g4 = G.Lockstep.resume(cable2.b, P.GUEST, "0.2.0", clock2.t, pisti2(),
+                           P.record(g3.match, g3.hands_done, g3.rot), g3.secret, LEVELS, urandom_from(6), lean=False)
+    t0 = clock2.t
+
+    def alone():
+        clock2.t += 5
+        return clock2.t
+    greet(g4, alone, lean=True)
+    assert g4.sessions == 0 and 2000 <= clock2.t - t0 <= 2010 and g4.phase == G.PLAY
+
+
 def test_L4_a_hands_last_play_goes_on_the_cable_before_the_code_between_hands_loads(rare_modules):
     """The last action of a hand is sent in the poll that follows it; the
     deal (L-3) and the code it compiles on the board come a tick later, so

@@ -6,7 +6,8 @@
 
 The rare turns of a link game (RULES.md L-5, L-8, L-9), loaded only when
 one comes (and forgotten with the link): the link opened again from a
-saved game after a boot (:func:`resume`), the app's
+saved game after a boot (:func:`resume`, the other's hello answered before
+the table: :func:`greet`), the app's
 game taken from the link's when a record carried the link past it
 (:func:`catch_up`, :func:`adopt`), the waiting notice of a
 silent cable (:func:`notice`, forgotten once the other is heard again), the end of the game when the other console
@@ -192,11 +193,45 @@ def resume(app, session, uart=None):
             app.ask(strings.t("link_play"), str(e), app.pop, strings.t("keys_ok"))
             return False
     from pisti_app.remote import LinkPlay
-    link = LinkPlay(resume_lock(uart, session, "pisti", app.now, ("acemi", "kalfa", "usta", "random", "greedy")))
+    link = LinkPlay(resume_lock(uart, session, "pisti", app.now, ("acemi", "kalfa", "usta", "random", "greedy"),
+                                lean=False))
+    greet(link.lock)
     app.link = link
     for seat in link.remote_seats():
         app.outside_bots[seat] = link.seat
     return True
+
+
+def greet(lk, clock=None, pause=None, lean=None):
+    """L-9, a boot into a link game (every link match starts with one, on both
+    consoles at once, after its first deal): the other console's hello is
+    answered here, before the table is built and while the code between
+    hands is still loaded; then that code goes (``lean``, the board's
+    default). Answered at the table, it would be compiled again for it:
+    ~340 ms in which a key waits. At most ~2 s (the other console may be
+    off or unplugged: the table then says so); ``clock`` gives ms
+    (``supervisor.ticks_ms``), ``pause`` waits a moment between looks (5 ms
+    on the board, none on the desktop, whose clock may be virtual)."""
+    import sys
+    from pisti_core import linkgame as G
+    board = sys.implementation.name != "cpython"
+    if clock is None:
+        import supervisor
+        clock = supervisor.ticks_ms
+    if pause is None and board:
+        import time
+        pause = time.sleep
+    start = clock()
+    for _ in range(400):
+        now = clock()
+        if lk.sessions or lk.phase == G.FAILED or G.ticks_diff(now, start) >= 2000:
+            break
+        lk.poll(now)
+        if pause is not None:
+            pause(0.005)
+    lk.lean = board if lean is None else lean
+    if lk.lean and (lk.phase == G.PLAY or lk.phase == G.OVER):
+        lk._shed()  # pylint: disable=protected-access
 
 
 def behind(link, s):
