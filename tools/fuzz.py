@@ -659,8 +659,10 @@ def _hook(fuzzer, session):
 
     nv._write = flash_write  # pylint: disable=protected-access
 
-    def wrap(kind, fn, arg):
+    def wrap(kind, fn, arg, outer=False):
         def call(self, *args):
+            if outer and ch.writing is not None:  # inside a save call already: part of it
+                return fn(self, *args)
             ch.before = nv.snapshot()
             ch.writing = (kind, arg(args))
             out = fn(self, *args)
@@ -689,18 +691,9 @@ def _hook(fuzzer, session):
     fuzzer.unhook.append(lambda: setattr(nvlog.Store, "put_stats", real_stats))
     # (a compaction of its own: at boot, or when a match starts, with less
     # than the reserve free; it rewrites what the saves hold)
+    # (inside a save call, as a match's first deal, it is part of that call)
     real_compact = nvlog.Store.compact
-
-    def compact(self):
-        if ch.writing is not None:  # inside a save already (a match's first deal)
-            return real_compact(self)
-        ch.before = nv.snapshot()
-        ch.writing = ("compact", None)
-        out = real_compact(self)
-        ch.writing = None
-        return out
-
-    nvlog.Store.compact = compact
+    nvlog.Store.compact = wrap("compact", real_compact, lambda a: None, outer=True)
     fuzzer.unhook.append(lambda: setattr(nvlog.Store, "compact", real_compact))
     cont = games.GameFlow.continue_game
 

@@ -112,7 +112,6 @@ def _pfail(m, total, k):
     return p
 
 
-
 def playable(legal):
     """The distinct card identities among ``legal`` (sorted) actions: the
     non-Jack cards, then each Jack once (its four naming actions are one
