@@ -62,6 +62,7 @@ def test_good_settings_give_no_notice(device):
     st = d.status()
     assert st["screen"] == "splash" and st["notices"] == [] and st["lang"] == "tr"
     assert d.app.prefs["timer"] == 90
+    assert d.app.hw.keys.interval == 0.01  # scanned every 10 ms: a press reaches the game sooner (L-4)
 
 
 def test_a_bare_value_getenv_cannot_read_is_named_as_written(tmp_path, monkeypatch, capsys):

@@ -128,8 +128,9 @@ def _first_refreshes(d, table, seen):
 
 def test_L4_pis_yedili_the_others_play_is_refreshed_before_this_seats_row(device, quick_gc):  # noqa: F811
     """The same on a Pis Yedili 2p link table: the refresh that shows the
-    other console's play (the top card, the badges, the message) comes
-    before this seat's row, the stock and the action button are redrawn."""
+    other console's play (the top card, the badges) comes before this
+    seat's row, the message line, the stock and the action button are
+    redrawn."""
     from tools.shims import uart
     d = device()
     cable = Cable(lambda: d.rig.clock.now_ms)
@@ -666,8 +667,10 @@ def test_L4_the_others_play_is_refreshed_first_and_the_rest_of_the_table_a_tick_
         device, quick_gc):  # noqa: F811
     """L-4 on the real app (the host, Pişti 2p): when the other console's
     play comes, the refresh that shows it carries only what the play changes
-    in the middle of the table (the pile, the message, the badges); this
-    console's own cards, the stock and the deal follow at the next tick."""
+    in the middle of the table (the pile, the badges); the message line
+    that names the play, the scores, this console's own cards, the stock
+    and the deal follow at the next tick. The play is taken as it came: no
+    copy of the hand is made to plan it."""
     from tools.shims import uart
     d = device()
     cable = Cable(lambda: d.rig.clock.now_ms)
@@ -678,30 +681,54 @@ def test_L4_the_others_play_is_refreshed_first_and_the_rest_of_the_table_a_tick_
     chip_calls = []
     for chip in table.chips:
         chip.show = (lambda show: lambda *a: (chip_calls.append(a), show(*a)))(chip.show)
-    seen = []  # per play of the other console: (no chip drawn, rest due, the pile shows it)
+    seen = []  # per play of the other console: (no chip drawn, rest due, the pile shows it, the line as it was)
     acted = table.act
+    copies = []
+    copy = type(table.hand).copy
 
     def act(seat, a):
         del chip_calls[:]
+        line = table.msg.text
+        del copies[:]
         acted(seat, a)
         if seat == 1:
-            seen.append((not chip_calls, table.rest, table.pile.what == a))
+            seen.append((not chip_calls, table.rest, table.pile.what == a, table.msg.text == line))
     table.act = act
+    planned = []  # hands copied in the tick that took the other's play
+    tick = table.tick
+
+    def spy_tick(now):
+        del copies[:]
+        n = len(seen)
+        tick(now)
+        if len(seen) > n:
+            planned.append(len(copies))
+    table.tick = spy_tick
+    type(table.hand).copy = lambda h: (copies.append(1), copy(h))[1]
     refreshes = _first_refreshes(d, table, seen)
-    for _ in range(3000):
-        step()
-        st = d.app.status()
-        if st["screen"] != "table" or len(seen) >= 6:
-            break
-        if st.get("legal") and not st["holding"]:
-            d.rig.keys.tap("A", 20)
-        if not table.rest and d.app.stack and d.app.stack[0] is table:
-            h = table.hand
-            cards = h.hand(0)
-            shown = [c.what for c in table.chips[:len(cards)]]
-            assert shown == list(cards), (shown, list(cards))  # the rest drawn: this seat's cards
-    assert len(seen) >= 6 and all(a and b and c for a, b, c in seen), seen
+    lines = []  # the message line at the tick after each such play: the play's own
+    try:
+        for _ in range(3000):
+            was = table.rest
+            step()
+            st = d.app.status()
+            if was and st["screen"] == "table":
+                lines.append(table.flash != "" and table.msg.text == table.flash)
+            if st["screen"] != "table" or len(lines) >= 6:
+                break
+            if st.get("legal") and not st["holding"]:
+                d.rig.keys.tap("A", 20)
+            if not table.rest and d.app.stack and d.app.stack[0] is table:
+                h = table.hand
+                cards = h.hand(0)
+                shown = [c.what for c in table.chips[:len(cards)]]
+                assert shown == list(cards), (shown, list(cards))  # the rest drawn: this seat's cards
+    finally:
+        type(table.hand).copy = copy
+    assert len(seen) >= 6 and all(all(x) for x in seen), seen
     assert refreshes and all(refreshes), refreshes  # each such refresh showed the play alone
+    assert len(lines) >= 6 and all(lines), lines
+    assert len(planned) >= 6 and not any(planned), planned
 
 
 def test_L4_a_toast_of_the_others_play_comes_with_the_rest_of_the_table_not_before_the_play(

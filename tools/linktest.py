@@ -154,9 +154,7 @@ class Console:
         decided = 0
         while not h.over:
             if h.turn in remote:
-                if not br.seat.ready(h.ply):
-                    break  # (as the table: no observation while it waits)
-                a = br.seat.choose(h.observe(h.turn))
+                a = br.seat.choose(h)  # (as the table: the hand itself, no observation)
                 if a is None:
                     break  # nothing from the other console yet: the table waits
             elif self.rng.random() < 0.3:

@@ -148,7 +148,9 @@ class Hardware:
         bus = I2CDisplayBus(self.i2c, device_address=addr)
         self.display = adafruit_displayio_ssd1306.SSD1306(
             bus, width=self.width, height=self.height, rotation=rotation, auto_refresh=False)
-        self.keys = keypad.Keys(pins, value_when_pressed=not low, pull=True)
+        # Scanned every 10 ms, not the core's 20: a press reaches the game
+        # sooner (L-4's 100 ms), and a key still settles for a whole scan.
+        self.keys = keypad.Keys(pins, value_when_pressed=not low, pull=True, interval=0.01)
         # The battery: [AnalogIn of VSYS/3, DigitalInOut of USB present, next
         # reading (ticks), VSYS mV, warning due] (App.tick reads it).
         self.supply = None

@@ -91,9 +91,6 @@ class PistiTable(TableBase):
     def sync(self, first=False):
         h = self.hand
         s = self.s
-        m = s.match
-        self.score_l.text = "%s %d" % (side_name(s, 0), m.totals[0])
-        self.score_r.text = "%s %d" % (side_name(s, 1), m.totals[1])
         for seat in range(1, s.players):
             self.badges[seat].set(h.hn[seat], h.turn == seat)
         pile = h.pile
@@ -107,6 +104,13 @@ class PistiTable(TableBase):
             self.pile_n.text = ("\u00d7%d" % len(pile)) if len(pile) > 1 else ""
         for i in range(len(self.under)):
             self.under[i].show(sprites.BACK if i < h.hidden else sprites.NONE)
+        self.app.dirty = True
+        if first:  # the scores, the message line, the stock, the deal and this seat's cards at the next tick
+            self.rest = True
+            return
+        m = s.match
+        self.score_l.text = "%s %d" % (side_name(s, 0), m.totals[0])
+        self.score_r.text = "%s %d" % (side_name(s, 1), m.totals[1])
         mine = self.my_turn()
         if not self.flash:
             if h.over:
@@ -115,10 +119,6 @@ class PistiTable(TableBase):
                 self.set_msg(t("help_pisti"))
             else:
                 self.set_msg(t("waiting") % self.who(h.turn))
-        self.app.dirty = True
-        if first:  # the stock, the deal and this seat's cards at the next tick
-            self.rest = True
-            return
         if self.stock is None:  # 32 px: the bottom card while the stock lasts
             self.deal_n.text = card_text(h.deck[51]) if h.stock else ""
         else:

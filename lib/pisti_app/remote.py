@@ -24,13 +24,10 @@ class RemoteSeat:
     """A seat decided on the other console (or, on the guest, by the host's
     bots), as a bot object: ``choose(obs)``."""
 
+    remote = True  # (the table asks: it passes the hand itself, and builds no observation)
+
     def __init__(self, link):
         self.link = link
-
-    def ready(self, ply):
-        """True once the action at ``ply`` has come (the table asks before it
-        builds an observation: nothing is allocated while it waits)."""
-        return self.link.remote_action(ply) is not None
 
     def choose(self, obs):
         """The action taken at ``obs.ply`` by the other console; None while it

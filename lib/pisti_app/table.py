@@ -222,7 +222,11 @@ class TableBase(Screen):
         self.hold_until = ticks_add(self.now, ms)
 
     def say(self, text, ms=None):
-        """Put ``text`` on the message line (for ``ms``, default the bot delay)."""
+        """Put ``text`` on the message line (for ``ms``, default the bot delay;
+        after the other console's play, with the rest of its drawing: :attr:`rest`)."""
+        if self.rest and ms is None:
+            self.said = text
+            return
         self.flash = text
         self.flash_until = ticks_add(self.now, self.app.delay() if ms is None else ms)
         self.set_msg(text)
@@ -250,11 +254,16 @@ class TableBase(Screen):
         return self.app.now
 
     rest = False  # the rest of a play's drawing is due: its first frame showed only the play (L-4)
+    said = None  # the message line's text for that rest
     toast_due = None  # (text, ms, big): a toast for that rest (a big one takes longer to draw than the play)
 
     def tick(self, now):
         if self.rest:
             self.rest = False
+            d = self.said
+            if d is not None:
+                self.said = None
+                self.say(d)
             self.sync()
         d = self.toast_due
         if d is not None:
@@ -289,11 +298,15 @@ class TableBase(Screen):
             bot = self.app.bots[seat]
             if bot is None:
                 return
-            if hasattr(bot, "ready") and not bot.ready(h.ply):
-                return  # a remote seat (link play) whose action has not come
-            plan = self.plan(None)
-            if not plan:
-                return  # a remote seat (link play) waits for the other console
+            if hasattr(bot, "remote"):  # a remote seat (link play): its action as the link took it (legal there), no copy of the hand (L-4)
+                a = bot.choose(h)
+                if a is None:
+                    return  # it has not come: the other console decides
+                plan = bytes((a,))
+            else:
+                plan = self.plan(None)
+                if not plan:
+                    return
             self.app.saves.add(plan)  # T-6: saved before it is shown
             a = plan[0]
             self.queue = list(plan[1:])
@@ -320,7 +333,7 @@ class TableBase(Screen):
                 break
             if log:
                 t0 = supervisor.ticks_ms()
-            remote = hasattr(bot, "ready")  # (link play: it reads only the ply, no observation is built)
+            remote = hasattr(bot, "remote")  # (link play: it reads only the ply, no observation is built)
             a = bot.choose(c if remote else c.observe(seat, m.totals, m.target))
             if a is None:
                 break  # a remote seat: the other console has not decided yet (link play)

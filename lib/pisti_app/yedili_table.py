@@ -134,8 +134,6 @@ class YediliTable(TableBase):
             self.picker.hide()
         else:
             self.picker.show(self.suit)
-        self.score_l.text = "%s %d" % (t("you"), m.totals[0])
-        self.score_r.text = t("hand_n") % s.hand_no
         for seat in range(1, s.players):
             n = h.hn[seat]
             self.badges[seat].set(n, h.turn == seat, n == 1 and h.phase != OPENING)
@@ -148,15 +146,17 @@ class YediliTable(TableBase):
         named = h.named >= 0 and self.shown is None and not (self.compact and h.pending)
         _set(self.named, ("\u2192" + sprites.SUIT_TEXT[h.named]) if named else "")
         _set(self.pending, ("+%d" % h.pending) if h.pending else "")
+        self.app.dirty = True
+        if first:  # the scores, the message line, the stock, the action button and this seat's row at the next tick
+            self.rest = True
+            return
+        self.score_l.text = "%s %d" % (t("you"), m.totals[0])
+        self.score_r.text = t("hand_n") % s.hand_no
         act = self.action_text()
         if not act and self.focus == "action":
             self.focus = "hand"
         if not self.flash:
             self.set_msg(hint(h, self.focus, mine, self.who(h.turn)))
-        self.app.dirty = True
-        if first:  # the stock, the action button and this seat's row at the next tick
-            self.rest = True
-            return
         if self.stock_n is not None:  # 32 px: a small back and the number
             self.stock.show(sprites.BACK if h.stock else sprites.EMPTY)
             _set(self.stock_n, str(h.stock))
