@@ -75,3 +75,27 @@ def test_L4_L9_unloading_the_code_between_hands_changes_nothing_under_faults(cap
     assert status_lean == status == 0
     assert lean == kept
     assert "pisti_core.linkrx" not in sys.modules  # (the last match's end unloaded it)
+
+
+def test_L9_a_console_cut_off_as_its_match_ends_finishes_it_from_its_save(capsys, monkeypatch):
+    """L-9: the power fails on the guest at the write that ends its match's
+    save (both links have ended the match). The guest boots into the ended
+    hand and its app finishes the match from its saves as the host's did:
+    nothing is lost, and linktest waits for that app before it compares
+    the two games (it counted one lost at --loss 0.05 --seed 11)."""
+    from pisti_core import linkgame as G
+    from pisti_core import linkproto as P
+    armed = []
+    end = linktest.Console._end
+
+    def cut_at_the_end(self, lk):
+        if self.role == P.GUEST and not self.ended and lk.phase == G.OVER and lk.chan.idle():
+            armed.append(self.session.hands_done)
+            self.nvm.cut_after_bytes = 0  # the save's end is the next write: cut at its first byte
+        return end(self, lk)
+    monkeypatch.setattr(linktest.Console, "_end", cut_at_the_end)
+    status, st = run(capsys, "--actions", "1500", "--seed", "4", "--loss", "0", "--power", "0", "--cuts", "0",
+                     "--tamper", "0")
+    assert len(armed) >= 2 and st["power_cuts"] == len(armed), (armed, st)
+    assert (st["desyncs"], st["lost"], st["faults"]) == (0, 0, 0), st
+    assert status == 0

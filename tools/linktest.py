@@ -25,7 +25,8 @@ The last line is one JSON object: ``actions``, ``matches``, ``resends``,
 that disagreed and were not repaired: at two quiet moments with an action
 between them, or at a match's end), ``lost`` (a game a console could not resume from
 its flash, or a match's result that differs between the consoles' links or
-their apps' games) and ``faults``
+their apps' games, once each app has had a second to end the match a boot
+left it in) and ``faults``
 (exceptions, a failed link, a match wedged for 10 virtual minutes);
 ``power_cuts`` and ``boots``, ``adopted`` (an app's game
 that fell behind a hand and took the link's); ``latency_ms`` is how long a play took to reach the other console's link
@@ -60,6 +61,7 @@ MODES = (("pisti", 2, 1), ("pisti", 4, 2), ("pisti", 4, 1), ("pisti", 4, 3),
          ("yedili", 2, 1), ("yedili", 3, 1), ("yedili", 3, 2), ("yedili", 4, 2))
 TICK = 10
 WEDGED_MS = 600000
+SETTLE_TICKS = 100  # once both links have ended the match: ticks the apps get to end theirs (a second)
 
 
 LEAN = None  # Lockstep(lean=...): --lean unloads the code between hands, as on the board
@@ -325,6 +327,17 @@ def run_match(args, rng, clock, cable, cons, st, lat):
             if (a.hands_done, P.record(a.match, a.hands_done, 0)) != (b.hands_done, P.record(b.match, b.hands_done, b.rot)):
                 st["desyncs"] += 1
                 st["lost"] += 1
+            for _ in range(SETTLE_TICKS):  # a console that just booted into the ended hand (L-9) finishes it
+                sa, sb = host.session, guest.session
+                if (sa is None or sa.over) and (sb is None or sb.over):
+                    break
+                clock[0] += TICK
+                for c in cons:
+                    try:
+                        c.app_step(clock[0], rng)
+                    except PowerCut:  # one still armed: it boots again from its flash
+                        c.power_cut(clock[0])
+                        st["power_cuts"] += 1
             sa, sb = host.session, guest.session
             if sa is not None and sb is not None and not (sa.over and sb.over and P.record(sa.match, 0, 0)
                                                           == P.record(sb.match, 0, b.rot)):
