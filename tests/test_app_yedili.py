@@ -54,6 +54,35 @@ def play(d, action):
     return st
 
 
+def test_a_refused_keys_toast_goes_with_the_next_key(device):  # noqa: F811
+    """The toast that says why a card is refused (Y-3) closes with the
+    person's next key, at once, instead of 2 s later on its own: its
+    redraw (the table under it, ~50 ms on the board) then comes after
+    that key's work, so a play is never held up behind it (L-4). Left
+    alone, it still closes after 2 s."""
+    d = device(PISTI_START="yedili:4:usta", PISTI_SEED=4, PISTI_DELAY=100)
+    d.run(20)
+    for left_alone in (False, True):
+        st = d.wait(lambda s: s["screen"] != "table" or s["legal"], limit_ms=30000)
+        legal = st["legal"]
+        wrong = [i for i, c in enumerate(st["your_hand"])
+                 if c not in legal and not any(a.startswith(c + ":") for a in legal)]
+        assert wrong, st  # (the opening round refuses all but plain clubs: Y-3)
+        st = move_cursor(d, wrong[0])
+        d.press("A", after=20)
+        assert d.status()["toast"] != ""
+        if left_alone:
+            d.run(1500)
+            assert d.status()["toast"] != ""  # still up ...
+            d.run(600)
+            assert d.status()["toast"] == ""  # ... for 2 s
+        else:
+            d.run(300)
+            d.press("RIGHT" if wrong[0] + 1 < len(st["your_hand"]) else "LEFT", after=20)
+            after = d.status()
+            assert after["toast"] == "" and after["cursor"] != wrong[0], after  # the key did its work too
+
+
 def test_a_four_player_hand_with_draw_pass_suit_picker_and_why_not(device):
     d = device(PISTI_START="yedili:4:usta", PISTI_SEED=4, PISTI_DELAY=100)
     d.run(20)

@@ -218,7 +218,15 @@ class YediliTable(TableBase):
             p.at += 1
         _set(lbl, text)
 
+    refused = None  # the text of the toast that explains a refused key, while it shows
+
     def key(self, code):
+        if self.refused is not None:  # it goes with the next key, not at a moment of its own (a play then is not held up: L-4)
+            if self.toast.text == self.refused and self.toast_until is not None:
+                self.toast_until = None
+                self.toast.hide()
+                self.app.dirty = True
+            self.refused = None
         f = self.focus
         if f == "suit":
             if code == K.LEFT or code == K.RIGHT:
@@ -294,6 +302,7 @@ class YediliTable(TableBase):
         """Explain a refused key: a toast for a moment and a low beep."""
         self.message = text
         self.pop_toast(text, 2000)
+        self.refused = text
         self.app.sound.play("error", self.now)
 
     # -- applying actions --------------------------------------------------------
