@@ -258,6 +258,18 @@ def run_match(args, rng, clock, cable, cons, st, lat):
         if args.verbose:
             log.append("%8d %s" % (clock[0], what))
             del log[:-40]
+
+    def step(c, now):
+        """The console's app tick (the link polled first); the actions it decided. A power cut
+        leaves it (as it leaves App.tick) and the console boots again from its flash."""
+        try:
+            return c.app_step(now, rng)
+        except PowerCut:
+            c.power_cut(now)
+            st["power_cuts"] += 1
+            note("power cut on the %s: boots at %s, app %s" % (_name(c, host), c.link.phase, _where(c.session)))
+            return 0
+
     while True:
         clock[0] += TICK
         now = clock[0]
@@ -272,13 +284,7 @@ def run_match(args, rng, clock, cable, cons, st, lat):
                 c.nvm.cut_after_bytes = rng.randrange(0, 400)
                 note("power cut armed on the %s" % _name(c, host))
         for c in cons:
-            try:
-                n = c.app_step(now, rng)  # polls the link first
-            except PowerCut:  # it leaves the app's tick; the console boots again from its flash
-                c.power_cut(now)
-                st["power_cuts"] += 1
-                n = 0
-                note("power cut on the %s: boots at %s, app %s" % (_name(c, host), c.link.phase, _where(c.session)))
+            n = step(c, now)
             lk = c.link
             if args.verbose:
                 now_is = (lk.phase, lk.hands_done, lk.repairs, lk.mismatches)
@@ -333,11 +339,7 @@ def run_match(args, rng, clock, cable, cons, st, lat):
                     break
                 clock[0] += TICK
                 for c in cons:
-                    try:
-                        c.app_step(clock[0], rng)
-                    except PowerCut:  # one still armed: it boots again from its flash
-                        c.power_cut(clock[0])
-                        st["power_cuts"] += 1
+                    step(c, clock[0])  # (a power cut still armed may come here too)
             sa, sb = host.session, guest.session
             if sa is not None and sb is not None and not (sa.over and sb.over and P.record(sa.match, 0, 0)
                                                           == P.record(sb.match, 0, b.rot)):

@@ -223,9 +223,7 @@ class YediliTable(TableBase):
     def key(self, code):
         if self.refused is not None:  # it goes with the next key, not at a moment of its own (a play then is not held up: L-4)
             if self.toast.text == self.refused and self.toast_until is not None:
-                self.toast_until = None
-                self.toast.hide()
-                self.app.dirty = True
+                self.toast_until = self.now  # (its time is up: this tick's TableBase.tick closes it)
             self.refused = None
         f = self.focus
         if f == "suit":
