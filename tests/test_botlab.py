@@ -388,6 +388,10 @@ def test_tune_repeats_with_its_seed_and_starts_from_todays_weights():
     assert moved and c["spread"] == 0.05
     with pytest.raises(ValueError, match="spread"):
         tune.tune("pisti", 2, 1, 1, seed=1, spread=2.0)
+    # Four players start from Usta's own four-player weights.
+    from pisti_core.bots.pisti_bots import WEIGHTS
+    d = tune.tune("pisti", 4, 2, 2, seed=1, check_deals=0, jobs=1, spread=0.05)
+    assert d["before"] == d["rows"][0]["weights"] == list(WEIGHTS[2]) != list(WEIGHTS[0])
 
 
 def test_ladder_rows_table_and_plot(tmp_path):

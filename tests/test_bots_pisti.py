@@ -190,6 +190,31 @@ def test_usta_leaves_one_of_a_pair():
     assert without == C("2S") and today in (C("AS"), C("AC"))
 
 
+def test_usta_weighs_four_players_with_its_own_weights():
+    # Partnerships (P-1) have their own tuned weights, WEIGHTS[2]:
+    # in every 4p decision Usta plays what those weights give, and at some
+    # it plays otherwise than the two-player weights would; 2p is unchanged.
+    rng = random.Random(5)
+    differ = 0
+    for n, k in ((4, 2), (2, 0)):
+        for _ in range(6):
+            deck = list(range(52))
+            for i in range(51, 0, -1):
+                j = rng.randrange(i + 1)
+                deck[i], deck[j] = deck[j], deck[i]
+            st = PistiHand(n, rng.randrange(n), bytes(deck))
+            while not st.over:
+                o = st.observe(st.turn)
+                c = make_bot("pisti", "usta", random.Random(1)).choose(o)
+                assert c == pisti_bots.Bot(random.Random(1), 4, pisti_bots.WEIGHTS[k]).choose(o)
+                if n == 4 and c != pisti_bots.Bot(random.Random(1), 4,
+                                                 pisti_bots.WEIGHTS[0]).choose(o):
+                    differ += 1
+                st.apply(c)
+    assert differ > 0
+    assert pisti_bots.WEIGHTS[2][pisti_bots._BUDGET] == pisti_bots.WEIGHTS[0][pisti_bots._BUDGET]
+
+
 def test_kalfa_weighs_neither_keep_nor_pair():
     # Kalfa (and acemi) share _value: the new terms are Usta's only.
     assert pisti_bots.WEIGHTS[1][pisti_bots._KEEP] == 0

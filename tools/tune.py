@@ -41,11 +41,11 @@ from tools import arena  # noqa: E402
 from tools.botlab import weighted_name  # noqa: E402
 
 
-def usta_weights(game):
-    """Today's Usta weights (ints) for ``game``."""
+def usta_weights(game, players=2):
+    """Today's Usta weights (ints) for ``game`` with ``players``."""
     if game == "pisti":
         from pisti_core.bots.pisti_bots import WEIGHTS
-        return list(WEIGHTS[0])
+        return list(WEIGHTS[2 if players == 4 else 0])
     from pisti_core.bots.yedili_heur import LEVELS
     return list(LEVELS["usta"])
 
@@ -65,9 +65,9 @@ SPACES = {
 }
 
 
-def candidate(game, params):
+def candidate(game, params, players=2):
     """Today's Usta weights with ``params`` ({name: value}) put in."""
-    w = usta_weights(game)
+    w = usta_weights(game, players)
     for i, name, _, _ in SPACES[game]:
         if name in params:
             w[i] = int(params[name])
@@ -80,11 +80,11 @@ def measure(game, players, weights, against, deals, seed, jobs, use_ray):
                      jobs=jobs, use_ray=use_ray)
 
 
-def space(game, spread=None):
+def space(game, spread=None, players=2):
     """The tuned parameters, (index, name, low, high); with ``spread`` (a
     fraction of each range) only today's weight plus or minus that much."""
     out = []
-    base = usta_weights(game)
+    base = usta_weights(game, players)
     for i, name, lo, hi in SPACES[game]:
         if spread:
             d = max(1, int(spread * (hi - lo)))
@@ -105,14 +105,14 @@ def tune(game, players, trials, deals, seed, against="usta", check_deals=None, j
         raise ValueError("--trials and --deals must be at least 1")
     if spread is not None and not 0 < spread <= 1:
         raise ValueError("--spread is a fraction of each range, 0 < spread <= 1")
-    dims = space(game, spread)
-    base = usta_weights(game)
+    dims = space(game, spread, players)
+    base = usta_weights(game, players)
     rows = []
     prog = arena.Progress(trials, "tune %s %dp" % (game, players), progress, unit="trials")
 
     def objective(trial):
         params = {name: trial.suggest_int(name, lo, hi) for _, name, lo, hi in dims}
-        w = candidate(game, params)
+        w = candidate(game, params, players)
         r = measure(game, players, w, against, deals, seed, jobs, use_ray)
         rows.append({"trial": trial.number, "weights": w, "mean_diff": r["mean_diff"],
                      "ci95": r["ci95"]})
@@ -125,7 +125,7 @@ def tune(game, players, trials, deals, seed, against="usta", check_deals=None, j
     study.enqueue_trial({name: base[i] for i, name, _, _ in SPACES[game]})
     t0 = time.monotonic()
     study.optimize(objective, n_trials=trials)
-    best = candidate(game, study.best_params)
+    best = candidate(game, study.best_params, players)
     out = {"game": game, "players": players, "against": against, "trials": trials,
            "deals": deals, "seed": seed, "spread": spread, "before": base, "best": best,
            "best_mean_diff": study.best_value, "rows": rows}

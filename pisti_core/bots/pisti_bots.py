@@ -52,7 +52,7 @@ _JACK = const(10)
 _LAST = const(47)  # the hand's last ply: no pişti there (P-9)
 
 # Weights, in 1/1024 points or 1/1024 chances (integers: nothing to
-# allocate on the device); usta's, then kalfa's (acemi's too).
+# allocate on the device); usta's (two players), kalfa's (acemi's too), usta's (four).
 _W = const(0)  # a card towards the majority (P-12)
 _JV = const(1)  # a Jack kept for later
 _TEMPO = const(2)  # the other side must lead onto an empty pile
@@ -72,8 +72,14 @@ _BUDGET = const(9)  # search nodes for the last two-player deal (0: no solver);
 # about +0.35 a hand over (112, 2422, 41, 574, 609, 1097, 121, 169, 869).
 _KEEP = const(10)  # the risk of our next card when they leave the pile
 _PAIR = const(11)  # leaving a card of a rank we hold another of
+# usta's own for four players (partnerships, P-1), from three rounds of
+# tools/tune.py --players 4 (README; tools/botlab/tune_pisti4*.json): a Jack
+# kept dearer, the empty pile left to the other side worth more, the pile
+# taken back (by a partner, after an opponent) counted for less; +0.58 a
+# hand over the two-player weights in 4p (16,000 duplicate deals, seed 870).
 WEIGHTS = ((19, 2170, 49, 516, 655, 939, 28, 179, 842, 2600, 855, 782),
-           (205, 2048, 1024, 0, 614, 512, 1024, 1024, 1024, 0, 0, 0))
+           (205, 2048, 1024, 0, 614, 512, 1024, 1024, 1024, 0, 0, 0),
+           (203, 3576, 734, 255, 720, 393, 167, 462, 529, 2600, 639, 1162))
 _NAMES = ("random", "greedy", "acemi", "kalfa", "usta")
 
 # Scratch (one decision at a time): _B[0:52] 1 for a card the seat knows,
@@ -266,12 +272,13 @@ def _value(obs, c, hand, w):
 
 
 class Bot:
-    """A Pişti bot of level ``_NAMES[level]``; ``w`` replaces its weights."""
+    """A Pişti bot of level ``_NAMES[level]``; ``w`` replaces its weights
+    (``WEIGHTS``: usta's for two players, kalfa's, usta's for four)."""
 
     def __init__(self, rng, level, w=None):
         self.rng = rng
         self.level = level
-        self.w = w or WEIGHTS[0 if level == 4 else 1]
+        self.w = w  # None: the level's own (usta's by the number of players)
 
     def choose(self, obs):
         """The card to play."""
@@ -285,7 +292,7 @@ class Bot:
         hand = obs.hand  # in hand order; ties go to the lowest card id
         if len(hand) == 1:
             return hand[0]
-        w = self.w
+        w = self.w or WEIGHTS[1 if lv < 4 else 2 if obs.players == 4 else 0]
         _scan(obs, w, lv == 4)
         top = None
         if lv == 4 and obs.players == 2 and obs.stock == 0 and w[_BUDGET]:

@@ -357,8 +357,8 @@ class Pimc:
         pol = self.rollout
         if pol == "usta":
             if self._usta is None:
-                w = list(__import__("pisti_core.bots.pisti_bots",
-                                    fromlist=["WEIGHTS"]).WEIGHTS[0])
+                w = list(__import__("pisti_core.bots.pisti_bots", fromlist=["WEIGHTS"])
+                         .WEIGHTS[2 if st.players == 4 else 0])  # usta's for this game
                 w[9] = 0  # no endgame solver inside rollouts: solve_rest does it
                 self._usta = Bot(rng, 4, tuple(w))
             bot = self._usta
