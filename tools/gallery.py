@@ -59,7 +59,8 @@ def _s(name, args, screen, caption=None, profile="pico", **fields):
 
 _P2 = ("--start", "pisti:2:usta", "--seed", "7")
 _MATCH = _P2 + ("--target", "101", "--keys", "A*125")  # A plays the card under the cursor; 125 keys to the end
-_Y4 = ("--start", "yedili:4:usta", "--seed", "6", "--keys", "A,UP,A,LEFT,A,A,A,LEFT,LEFT,A,A")
+_Y4 = ("--start", "yedili:4:usta", "--seed", "17", "--keys",
+       "RIGHT,A,LEFT,A,RIGHT,A,A,UP,A,LEFT,LEFT,LEFT,A,A,RIGHT,RIGHT,A,LEFT,A,A,UP,A,A,UP,A,UP,A,UP,A,A,A,LEFT,A")
 _Y3 = ("--start", "yedili:3:usta", "--seed", "4", "--keys", "RIGHT,A,RIGHT,A,A,RIGHT,A,A,A,UP,A,A,A,LEFT,A,A")
 _FW = "featherwing"
 # Play the card under the cursor, else draw and pass, until the stock runs out (Y-13).
