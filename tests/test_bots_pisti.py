@@ -198,11 +198,7 @@ def test_usta_weighs_four_players_with_its_own_weights():
     differ = 0
     for n, k in ((4, 2), (2, 0)):
         for _ in range(6):
-            deck = list(range(52))
-            for i in range(51, 0, -1):
-                j = rng.randrange(i + 1)
-                deck[i], deck[j] = deck[j], deck[i]
-            st = PistiHand(n, rng.randrange(n), bytes(deck))
+            st = PistiHand(n, rng.randrange(n), deal_deck("pisti", n, rng.randrange))
             while not st.over:
                 o = st.observe(st.turn)
                 c = make_bot("pisti", "usta", random.Random(1)).choose(o)

@@ -44,8 +44,8 @@ from tools.botlab import weighted_name  # noqa: E402
 def usta_weights(game, players=2):
     """Today's Usta weights (ints) for ``game`` with ``players``."""
     if game == "pisti":
-        from pisti_core.bots.pisti_bots import WEIGHTS
-        return list(WEIGHTS[2 if players == 4 else 0])
+        from pisti_core.bots.pisti_bots import level_weights
+        return list(level_weights(4, players))
     from pisti_core.bots.yedili_heur import LEVELS
     return list(LEVELS["usta"])
 

@@ -92,6 +92,11 @@ _B = bytearray(69)
 _F = [0] * 74
 
 
+def level_weights(level, players):
+    """The weights of level ``level`` (an index of ``_NAMES``) for ``players``."""
+    return WEIGHTS[1 if level < 4 else 2 if players == 4 else 0]
+
+
 def greedy(obs):
     """The ``greedy`` reference bot's card (see the module docstring)."""
     hand = obs.legal()
@@ -292,7 +297,7 @@ class Bot:
         hand = obs.hand  # in hand order; ties go to the lowest card id
         if len(hand) == 1:
             return hand[0]
-        w = self.w or WEIGHTS[1 if lv < 4 else 2 if obs.players == 4 else 0]
+        w = self.w or level_weights(lv, obs.players)
         _scan(obs, w, lv == 4)
         top = None
         if lv == 4 and obs.players == 2 and obs.stock == 0 and w[_BUDGET]:

@@ -45,7 +45,7 @@ weaker than Usta and each of its departures from Usta is visible.
 
 import random
 
-from pisti_core.bots.pisti_bots import Bot, PTS, greedy
+from pisti_core.bots.pisti_bots import Bot, PTS, greedy, level_weights
 from pisti_core.pisti import PistiHand
 
 _JACK = 10
@@ -357,8 +357,7 @@ class Pimc:
         pol = self.rollout
         if pol == "usta":
             if self._usta is None:
-                w = list(__import__("pisti_core.bots.pisti_bots", fromlist=["WEIGHTS"])
-                         .WEIGHTS[2 if st.players == 4 else 0])  # usta's for this game
+                w = list(level_weights(4, st.players))  # usta's for this game
                 w[9] = 0  # no endgame solver inside rollouts: solve_rest does it
                 self._usta = Bot(rng, 4, tuple(w))
             bot = self._usta
