@@ -94,6 +94,42 @@ def test_bad_arguments_get_a_clear_message():
     assert r.returncode == 2 and "two names" in r.stderr
 
 
+def test_two_runs_on_the_same_deals_compare_deal_by_deal(tmp_path):
+    # --diffs keeps every deal's difference; --paired subtracts them deal by
+    # deal, so two runs of the same matchup differ by exactly 0 (no noise),
+    # and Usta against Kalfa's run is the mean of the differences.
+    files = {}
+    for name in ("usta", "kalfa"):
+        f = tmp_path / (name + ".json")
+        r = run_cli("--game", "yedili", "--players", "3", "--bots", name + ",greedy",
+                    "--deals", "8", "--seed", "3", "--jobs", "1", "--quiet", "--diffs", str(f))
+        assert r.returncode == 0, r.stderr
+        files[name] = json.loads(f.read_text())
+        assert len(files[name]["diffs"]) == 8 and files[name]["bots"] == [name, "greedy"]
+    whole = arena.run("yedili", 3, ["usta", "greedy"], 8, seed=3)
+    assert sum(files["usta"]["diffs"]) / 8 == pytest.approx(whole["mean_diff"])
+    r = run_cli("--paired", str(tmp_path / "usta.json"), str(tmp_path / "kalfa.json"), "--json")
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)
+    d = [x - y for x, y in zip(files["usta"]["diffs"], files["kalfa"]["diffs"])]
+    assert res["a_minus_b"]["mean_diff"] == pytest.approx(sum(d) / 8)
+    assert res["a"]["mean_diff"] == pytest.approx(whole["mean_diff"])
+    same = arena.paired(files["usta"], files["usta"])["a_minus_b"]
+    assert same == {"mean_diff": 0.0, "ci95": 0.0}
+    r = run_cli("--paired", str(tmp_path / "usta.json"), str(tmp_path / "kalfa.json"))
+    assert r.returncode == 0 and "paired deal by deal" in r.stdout and "A - B:" in r.stdout
+    # Runs that are not on the same deals do not pair: a clear message, exit 2.
+    other = dict(files["kalfa"], seed=4)
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    r = run_cli("--paired", str(tmp_path / "usta.json"), str(tmp_path / "other.json"))
+    assert r.returncode == 2 and "do not pair: seed 3 and 4" in r.stderr
+    (tmp_path / "bad.json").write_text("{not json")
+    r = run_cli("--paired", str(tmp_path / "usta.json"), str(tmp_path / "bad.json"))
+    assert r.returncode == 2 and "--paired" in r.stderr
+    r = run_cli("--paired", str(tmp_path / "usta.json"), str(tmp_path / "missing.json"))
+    assert r.returncode == 2 and "missing.json" in r.stderr
+
+
 def test_plot_draws_the_ladder(tmp_path):
     from PIL import Image
     png = tmp_path / "ladder.png"

@@ -449,3 +449,27 @@ def test_a_guarded_search_over_other_weights():
     assert old.usta.w[10] == 0 and old.pimc._usta.w[9] == 0
     with pytest.raises(ValueError, match="Pişti only"):
         make(name, "yedili", random.Random(1))
+
+
+def test_a_pis_yedili_guarded_search_over_other_weights():
+    # pimcg8/usta:W... in Pis Yedili: the reference over that Usta, which
+    # stays where it is when Usta's weights are tuned. With today's weights it
+    # is pimcg8 card for card; over other weights, Usta and its rollouts
+    # (pimcgu) take them; a name with Pişti's 12 weights plays Pişti only.
+    from pisti_core.bots.yedili_heur import LEVELS
+    from tools.botlab import weighted_name
+    old = "usta:10:15:50:25:10:80:40:120:40:100:30:20:120:0:1:10:80"
+    today = "pimcg2/" + weighted_name("usta", LEVELS["usta"])
+    assert games_of(today) == ("yedili",) and games_of("pimcg8/" + old) == ("yedili",)
+    a = arena.run("yedili", 3, [today, "kalfa"], 2, seed=5)
+    b = arena.run("yedili", 3, ["pimcg2", "kalfa"], 2, seed=5)
+    assert a["mean_diff"] == b["mean_diff"] and a["hand_win_rate"] == b["hand_win_rate"]
+    g = make("pimcgu2/" + old, "yedili", random.Random(1))
+    assert bytes(g.usta.w) == bytes(g.weights) == bytes(int(x) for x in old[5:].split(":"))
+    assert g.weights != LEVELS["usta"] and g.rollout == "usta"
+    c = arena.run("yedili", 3, ["pimcg2/" + old, "kalfa"], 2, seed=5)
+    assert c["mean_diff"] != a["mean_diff"]  # other weights, other play
+    with pytest.raises(ValueError, match="Pis Yedili only"):
+        arena.run("pisti", 2, ["pimcg2/" + old, "usta"], 1)
+    with pytest.raises(ValueError, match="neither game"):
+        arena.run("yedili", 3, ["pimcg8a4/" + old, "usta"], 1)

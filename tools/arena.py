@@ -337,9 +337,10 @@ def _stats(d):
 
 
 def run(game, players, names, deals, seed=0, target=None, jobs=1, timeout=DEFAULT_TIMEOUT,
-        progress=False, use_ray=False):
+        progress=False, use_ray=False, keep_diffs=False):
     """Play a duplicate matchup; returns the JSON-ready summary dict.
-    ``use_ray`` shards the blocks of deals over Ray (same figures)."""
+    ``use_ray`` shards the blocks of deals over Ray (same figures);
+    ``keep_diffs`` adds ``diffs``, A's mean difference deal by deal."""
     if game not in _GAMES:
         raise ValueError("unknown game %r (pisti or yedili)" % (game,))
     if players not in _GAMES[game]:
@@ -349,8 +350,12 @@ def run(game, players, names, deals, seed=0, target=None, jobs=1, timeout=DEFAUL
         raise ValueError("--bots takes two names, like usta,greedy")
     for nm in names:
         if is_lab(nm):
-            if game not in games_of(nm):
-                raise ValueError("%s plays Pişti only (no Pis Yedili reference yet)" % nm)
+            gs = games_of(nm)
+            if game not in gs:
+                raise ValueError("%s plays %s" % (nm, " and ".join(
+                    {"pisti": "Pişti", "yedili": "Pis Yedili"}[g] for g in gs) + " only"
+                    if gs else "neither game (aK is Pişti's; weights: 12 for Pişti, "
+                    "17 for Pis Yedili)"))
         elif nm not in LEVELS and nm not in REFERENCE and not is_program(nm):
             raise ValueError("unknown bot %r: one of %s, a lab bot (pimc64, pimcu16), "
                              "or a program path like ./mybot.py"
@@ -376,7 +381,36 @@ def run(game, players, names, deals, seed=0, target=None, jobs=1, timeout=DEFAUL
     total = _Stats()
     for r in parts:  # in deal order: the same figures however the work was shared
         total.merge(r)
-    return summary(game, players, names, deals, seed, total, time.monotonic() - t0)
+    res = summary(game, players, names, deals, seed, total, time.monotonic() - t0)
+    if keep_diffs:
+        res["diffs"] = total.diffs
+    return res
+
+
+def paired(a, b):
+    """Two runs' per-deal differences (``--diffs`` files) compared deal by
+    deal: the same game, table, seed and deals (so the same cards) are
+    required; returns the dict of the two means and of A's run minus B's,
+    with 95% intervals (ValueError when the runs do not pair)."""
+    for k in ("game", "players", "seed", "deals"):
+        if a.get(k) != b.get(k):
+            raise ValueError("the runs do not pair: %s %r and %r (the same game, players, "
+                             "seed and deals are needed)" % (k, a.get(k), b.get(k)))
+    da, db = a.get("diffs"), b.get("diffs")
+    if not isinstance(da, list) or not isinstance(db, list) or len(da) != len(db) or \
+            len(da) != a["deals"] or len(da) < 2:
+        raise ValueError("a --diffs file holds one difference per deal (2 or more)")
+
+    def mean_ci(xs):
+        n = len(xs)
+        m = sum(xs) / n
+        return m, 1.96 * math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
+    out = {"game": a["game"], "players": a["players"], "seed": a["seed"], "deals": a["deals"]}
+    for key, xs in (("a", da), ("b", db), ("a_minus_b", [x - y for x, y in zip(da, db)])):
+        m, ci = mean_ci(xs)
+        out[key] = {"mean_diff": m, "ci95": ci}
+    out["a"]["bots"], out["b"]["bots"] = a["bots"], b["bots"]
+    return out
 
 
 def summary(game, players, names, deals, seed, st, elapsed):
@@ -557,7 +591,29 @@ def main(argv=None):
     ap.add_argument("--micropython", action="store_true",
                     help="instead: time the first bot's decisions under the micropython "
                          "command (pisti_core as .mpy) over --deals hands")
+    ap.add_argument("--diffs", metavar="FILE.json",
+                    help="also write the difference of every deal (for --paired)")
+    ap.add_argument("--paired", nargs=2, metavar="FILE.json",
+                    help="instead: compare two --diffs runs on the same deals, deal by deal")
     a = ap.parse_args(argv)
+    if a.paired:
+        try:
+            runs = []
+            for f in a.paired:
+                with open(f) as fh:
+                    runs.append(json.load(fh))
+            res = paired(runs[0], runs[1])
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            sys.stderr.write("arena: --paired: %s\n" % (e,))
+            return 2
+        print(json.dumps(res) if a.json else
+              "%s %dp, seed %d, %d deals, paired deal by deal:\n  A %s: %+.3f +- %.3f\n"
+              "  B %s: %+.3f +- %.3f\n  A - B: %+.3f +- %.3f (95%%)"
+              % (res["game"], res["players"], res["seed"], res["deals"],
+                 ",".join(res["a"]["bots"]), res["a"]["mean_diff"], res["a"]["ci95"],
+                 ",".join(res["b"]["bots"]), res["b"]["mean_diff"], res["b"]["ci95"],
+                 res["a_minus_b"]["mean_diff"], res["a_minus_b"]["ci95"]))
+        return 0
     names = [x.strip() for x in a.bots.split(",") if x.strip()]
     try:
         if a.micropython:
@@ -572,7 +628,15 @@ def main(argv=None):
         show = a.progress or (not a.quiet and not a.json and sys.stderr.isatty())
         use_ray = ray_wanted(a.ray)
         res = run(a.game, a.players, names, a.deals, a.seed, a.target, a.jobs, a.timeout,
-                  show, use_ray)
+                  show, use_ray, keep_diffs=bool(a.diffs))
+        if a.diffs:
+            keep = {"game": a.game, "players": a.players, "bots": names, "seed": a.seed,
+                    "deals": a.deals, "diffs": res.pop("diffs")}
+            try:
+                with open(a.diffs, "w") as fh:
+                    json.dump(keep, fh)
+            except OSError as e:
+                raise ValueError("--diffs: %s" % (e,))
         if a.plot:
             rows = [run(a.game, a.players, [lv, "greedy"], a.deals, a.seed, a.target, a.jobs,
                         a.timeout, show, use_ray) for lv in ("random",) + LEVELS]

@@ -15,9 +15,11 @@ name in tools/arena.py like the levels.
   worlds first, doubled up to N while the choice is close; in Pis Yedili (:mod:`tools.botlab.pimc_yedili`) with rollouts to
   the hand's end, ``greedy`` in every seat (``u``: Usta). The others play
   Pişti only.
-* ``pimcg.../usta:W0:W1:...`` (Pişti): that guarded search over Usta with
-  those weights (its own card and its rollouts), e.g. the reference over
-  the Usta of before ``_KEEP`` and ``_PAIR``.
+* ``pimcg.../usta:W0:W1:...``: that guarded search over Usta with those
+  weights (its own card and its rollouts), a reference that stays where it
+  is when Usta's weights move: in Pişti e.g. the reference over the Usta of
+  before ``_KEEP`` and ``_PAIR``; in Pis Yedili, over the Usta of before
+  its weights were tuned.
 * ``usta:W0:W1:...`` / ``kalfa:...``: the level with other weights, as
   tools/tune.py tries them (Pişti: the 12 ints of ``pisti_bots.WEIGHTS``;
   Pis Yedili: the 17 bytes of ``yedili_heur.LEVELS``).
@@ -52,9 +54,11 @@ def is_lab(name):
 def games_of(name):
     """The games a lab bot plays."""
     name, base = _base(name)
-    if base:
-        return ("pisti",)
     m = _PIMC.match(name)
+    if base:  # the game whose number of weights it gives (the sequential aK: Pişti only)
+        n = base.count(":")
+        return tuple(g for g in ("pisti", "yedili")
+                     if _SIZES[g] == n and (g == "pisti" or not (m and m.group(6))))
     return ("pisti",) if m and not m.group(1) else ("pisti", "yedili")
 
 
@@ -66,14 +70,15 @@ def weighted_name(level, weights):
 def make(name, game, rng):
     """The lab bot ``name`` for ``game``; ValueError for what does not exist."""
     name, base = _base(name)
-    if base:  # Pişti's guarded search over another Usta (its own card and its rollouts)
-        if game != "pisti":
-            raise ValueError("%s: a guarded search over other weights plays Pişti only" % (name,))
+    if base:  # the guarded search over another Usta (its own card and its rollouts)
         g = make(name, game, rng)
         u = make(base, game, rng)
+        g.usta = u
+        if game == "yedili":
+            g.weights = u.w
+            return g
         w = list(u.w)
         w[9] = 0  # no endgame solver inside rollouts, as Pimc's own Usta
-        g.usta = u
         g.pimc._usta = type(u)(random.Random(0), 4, tuple(w))
         return g
     m = _PIMC.match(name)

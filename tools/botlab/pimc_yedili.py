@@ -26,6 +26,7 @@ by world, is more than ``z`` standard errors.
 import random
 
 from pisti_core.bots import make_bot
+from pisti_core.bots.yedili_heur import HeuristicBot
 from pisti_core.cards import RANK, SUIT
 from pisti_core.yedili import DRAW, JACK_BASE, MUAMELE, YediliHand
 from pisti_core.yedili_obs import YediliObs
@@ -154,11 +155,14 @@ def value(st, seat):
 class Guarded:
     """``Guarded(rng, worlds, rollout, horizon, z)`` for Pis Yedili: Usta,
     overruled by the search where it is sure (``horizon`` is not used: the
-    rollouts go to the hand's end)."""
+    rollouts go to the hand's end). ``weights`` (17 bytes; the lab's
+    ``pimcg.../usta:W...`` sets them) are those of the Usta it overrules and
+    rolls out with; None: today's."""
 
     def __init__(self, rng, worlds=8, rollout="fast", horizon=0, z=2.0):
         self.rng = rng
         self.usta = make_bot("yedili", "usta", rng)
+        self.weights = None
         self.worlds = worlds
         self.rollout = rollout
         self.horizon = horizon
@@ -170,7 +174,7 @@ class Guarded:
         rng = random.Random(seed)
         bots = None
         if self.rollout == "usta":
-            bots = [make_bot("yedili", "usta", rng) for _ in range(st.players)]
+            bots = [HeuristicBot("usta", rng, self.weights) for _ in range(st.players)]
         k = 0
         while not st.over and k < _MAX_PLIES:
             s = st.turn
