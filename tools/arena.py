@@ -351,11 +351,12 @@ def run(game, players, names, deals, seed=0, target=None, jobs=1, timeout=DEFAUL
     for nm in names:
         if is_lab(nm):
             gs = games_of(nm)
+            if not gs:
+                raise ValueError("%s plays neither game (aK is Pişti's; weights: 12 for "
+                                 "Pişti, 17 for Pis Yedili)" % nm)
             if game not in gs:
-                raise ValueError("%s plays %s" % (nm, " and ".join(
-                    {"pisti": "Pişti", "yedili": "Pis Yedili"}[g] for g in gs) + " only"
-                    if gs else "neither game (aK is Pişti's; weights: 12 for Pişti, "
-                    "17 for Pis Yedili)"))
+                raise ValueError("%s plays %s only" % (nm, " and ".join(
+                    {"pisti": "Pişti", "yedili": "Pis Yedili"}[g] for g in gs)))
         elif nm not in LEVELS and nm not in REFERENCE and not is_program(nm):
             raise ValueError("unknown bot %r: one of %s, a lab bot (pimc64, pimcu16), "
                              "or a program path like ./mybot.py"
@@ -400,27 +401,30 @@ def paired(a, b):
     if not isinstance(da, list) or not isinstance(db, list) or len(da) != len(db) or \
             len(da) != a["deals"] or len(da) < 2:
         raise ValueError("a --diffs file holds one difference per deal (2 or more)")
-
-    def mean_ci(xs):
-        n = len(xs)
-        m = sum(xs) / n
-        return m, 1.96 * math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
     out = {"game": a["game"], "players": a["players"], "seed": a["seed"], "deals": a["deals"]}
     for key, xs in (("a", da), ("b", db), ("a_minus_b", [x - y for x, y in zip(da, db)])):
-        m, ci = mean_ci(xs)
+        m, ci = mean_ci95(xs)
         out[key] = {"mean_diff": m, "ci95": ci}
     out["a"]["bots"], out["b"]["bots"] = a["bots"], b["bots"]
     return out
 
 
+def mean_ci95(xs):
+    """The mean of ``xs`` and the half-width of its 95% interval (None
+    where there are too few values)."""
+    n = len(xs)
+    mean = sum(xs) / n if n else None
+    ci = None
+    if n > 1:
+        var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+        ci = 1.96 * math.sqrt(var / n)
+    return mean, ci
+
+
 def summary(game, players, names, deals, seed, st, elapsed):
     """The figures of a finished run as a dict (the --json object)."""
     n = len(st.diffs)
-    mean = sum(st.diffs) / n if n else None
-    ci = None
-    if n > 1:
-        var = sum((x - mean) ** 2 for x in st.diffs) / (n - 1)
-        ci = 1.96 * math.sqrt(var / n)
+    mean, ci = mean_ci95(st.diffs)
     bots = []
     for b in (0, 1):
         k = st.decisions[b]
@@ -630,8 +634,8 @@ def main(argv=None):
         res = run(a.game, a.players, names, a.deals, a.seed, a.target, a.jobs, a.timeout,
                   show, use_ray, keep_diffs=bool(a.diffs))
         if a.diffs:
-            keep = {"game": a.game, "players": a.players, "bots": names, "seed": a.seed,
-                    "deals": a.deals, "diffs": res.pop("diffs")}
+            keep = {k: res[k] for k in ("game", "players", "bots", "seed", "deals")}
+            keep["diffs"] = res.pop("diffs")
             try:
                 with open(a.diffs, "w") as fh:
                     json.dump(keep, fh)

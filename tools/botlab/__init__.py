@@ -74,8 +74,7 @@ def make(name, game, rng):
         g = make(name, game, rng)
         u = make(base, game, rng)
         g.usta = u
-        if game == "yedili":
-            g.weights = u.w
+        if game == "yedili":  # its rollouts take the weights of g.usta
             return g
         w = list(u.w)
         w[9] = 0  # no endgame solver inside rollouts, as Pimc's own Usta

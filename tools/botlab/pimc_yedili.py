@@ -155,14 +155,13 @@ def value(st, seat):
 class Guarded:
     """``Guarded(rng, worlds, rollout, horizon, z)`` for Pis Yedili: Usta,
     overruled by the search where it is sure (``horizon`` is not used: the
-    rollouts go to the hand's end). ``weights`` (17 bytes; the lab's
-    ``pimcg.../usta:W...`` sets them) are those of the Usta it overrules and
-    rolls out with; None: today's."""
+    rollouts go to the hand's end). Its ``usta`` (another one set by the
+    lab's ``pimcg.../usta:W...``) is the Usta it overrules, and its weights
+    those of the ``u`` rollouts."""
 
     def __init__(self, rng, worlds=8, rollout="fast", horizon=0, z=2.0):
         self.rng = rng
         self.usta = make_bot("yedili", "usta", rng)
-        self.weights = None
         self.worlds = worlds
         self.rollout = rollout
         self.horizon = horizon
@@ -174,7 +173,7 @@ class Guarded:
         rng = random.Random(seed)
         bots = None
         if self.rollout == "usta":
-            bots = [HeuristicBot("usta", rng, self.weights) for _ in range(st.players)]
+            bots = [HeuristicBot("usta", rng, self.usta.w) for _ in range(st.players)]
         k = 0
         while not st.over and k < _MAX_PLIES:
             s = st.turn
