@@ -94,6 +94,7 @@ class Lockstep:
         self.hold_deal = False  # the app: its table has not shown the hand's last play yet (at most DEAL_HOLD_MS)
         self.error = None  # a LinkError once FAILED
         self.peer_fw = None  # type: Any  # the other firmware version once heard
+        self.peer_pos = None  # type: Any  # the game its hello named: (hands done, step, digest), or None
         self.secret = None  # type: Any  # (hand, my 16 bytes)
         self.peer_commit = None  # type: Any  # (hand, their commitment)
         self.peer_secret = None  # type: Any

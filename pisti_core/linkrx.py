@@ -59,6 +59,7 @@ def on(lk, typ, p):
 def _on_hello(lk, p):
     role, fw, nonce, pos = P.parse_hello(p)
     lk.peer_fw = fw
+    lk.peer_pos = pos
     if role == lk.role:
         raise LinkError("role", "both consoles are %s" % ("hosts" if role == HOST else "guests"))
     if lk.sessions == lk.chan.sessions:
@@ -71,7 +72,11 @@ def _on_hello(lk, p):
     elif ph in (DEAL, PLAY, RESYNC, OVER):
         mine = lk._pos()
         theirs = pos or (0, 0, 0)
-        if theirs[0:2] > mine[0:2] or ph == RESYNC:
+        if pos is None and lk.role == HOST and ph != OVER:
+            # A guest that holds no game (a wiped drive, another console) is offered
+            # the seat; it takes this game's record once its person joins (L-9).
+            lk.chan.send(OFFER, P.offer_bytes(lk.setup, lk.levels))
+        elif theirs[0:2] > mine[0:2] or ph == RESYNC:
             need(lk, False)  # L-9: the one behind catches up
         elif theirs[0:2] == mine[0:2] and theirs[2] != mine[2] and lk.role == GUEST and theirs[1]:
             need(lk, True)  # the same ply, another game: the host's record
@@ -113,6 +118,8 @@ def repair(lk):
 
 
 def _on_record(lk, p):
+    if lk.setup is None or lk.phase in (CONNECT, OFFERED, SETUP, DECLINED):
+        return  # no game joined here yet: a record is taken only into one (L-2)
     at, n = _u16(p, 0), _u16(p, 2)
     if at == 0:
         lk.inbox = bytearray()
@@ -166,7 +173,12 @@ def _start(lk):
     lk.rot = s.guest_seat if lk.role == GUEST else 0
     lk.hands_done = 0
     lk.match = None
-    deal_phase(lk)
+    if lk.peer_pos is not None:
+        # The other console holds this game already (its hello named it): joined,
+        # this console takes its record whole, the guest the host's (L-9).
+        need(lk, lk.role == GUEST)
+    else:
+        deal_phase(lk)
 
 
 def deal_phase(lk):

@@ -420,6 +420,93 @@ def test_L9_after_a_power_cut_the_console_behind_catches_up_from_the_other(who):
     assert "resync" in c2.notices and c2.phase == G.PLAY
 
 
+def _mid_game(setup, seed=9):
+    """Two consoles a few actions into a second hand, every frame delivered."""
+    clock, cable, h, g = pair(setup, seed=seed)
+    rng = random.Random(seed)
+    assert run(clock, (h, g), lambda: g.phase == G.PLAY and g.hands_done >= 1 and len(g.match.hand.actions) >= 3,
+               120000, random_legal, rng)
+    assert run(clock, (h, g), lambda: h.chan.idle() and g.chan.idle(), 5000)
+    return clock, cable, h, g, rng
+
+
+def _fresh(end, role, clock, setup=None, seed=77):
+    """A console that holds no game (a wiped drive, another console) on ``end``."""
+    end.power_cut()
+    return G.Lockstep(end, role, "0.2.0", clock.t, setup, LEVELS, urandom_from(seed))
+
+
+@pytest.mark.parametrize("setup", [pisti2(), P.Setup("yedili", 4, None, False, 2, [None, "usta", None, "kalfa"])],
+                         ids=["pisti2", "yedili4"])
+def test_L9_a_guest_that_lost_its_copy_is_offered_the_seat_and_takes_the_hosts_record(setup):
+    clock, cable, h, g, rng = _mid_game(setup)
+    before = h.position()
+    g2 = _fresh(cable.b, P.GUEST, clock)
+    assert run(clock, (h,), lambda: False, 10) is False
+    end = clock.t + 5000
+    while clock.t < end and g2.phase != G.OFFERED:  # its person sees the offer first (L-2)
+        clock.t += 10
+        h.poll(clock.t)
+        g2.poll(clock.t)
+    assert g2.phase == G.OFFERED and g2.match is None and g2.peer_pos[0:2] == before[0:2]
+    assert h.position() == before and h.phase == G.PLAY  # nothing moved on the host meanwhile
+    g2.answer(True)
+    assert run(clock, (h, g2), lambda: g2.position() == h.position() and h.chan.idle() and g2.chan.idle(), 30000)
+    assert g2.phase == G.PLAY and g2.rot == setup.guest_seat and "resync" in g2.notices
+    assert run(clock, (h, g2), lambda: h.hands_done >= before[0] + 1 and g2.phase == G.PLAY, 120000, random_legal, rng)
+    assert run(clock, (h, g2), lambda: h.chan.idle() and g2.chan.idle(), 5000)
+    assert g2.position() == h.position() and h.mismatches == 0 == g2.mismatches
+
+
+def test_L9_L2_a_guest_that_lost_its_copy_and_declines_changes_nothing():
+    clock, cable, h, g, rng = _mid_game(pisti2())
+    before = h.position()
+    g2 = _fresh(cable.b, P.GUEST, clock)
+    end = clock.t + 5000
+    while clock.t < end and g2.phase != G.OFFERED:
+        clock.t += 10
+        h.poll(clock.t)
+        g2.poll(clock.t)
+    g2.answer(False)
+    for _ in range(100):
+        clock.t += 10
+        h.poll(clock.t)
+        g2.poll(clock.t)
+    assert g2.phase == G.DECLINED and g2.match is None
+    assert h.phase == G.PLAY and h.position() == before and h.error is None
+
+
+def test_L2_a_record_reaches_only_a_console_that_joined_a_game():
+    clock, cable, h, g, rng = _mid_game(pisti2())
+    g2 = _fresh(cable.b, P.GUEST, clock)
+    linkrx.send_record(h, True)  # a record before any offer was answered
+    for _ in range(100):
+        clock.t += 10
+        h.poll(clock.t)
+        g2.poll(clock.t)
+    assert g2.match is None and g2.setup is not None and g2.phase == G.OFFERED
+
+
+def test_L9_a_host_that_lost_its_copy_and_offers_the_same_game_takes_the_guests_record():
+    clock, cable, h, g, rng = _mid_game(pisti2())
+    h2 = _fresh(cable.a, P.HOST, clock, pisti2())
+    assert run(clock, (h2, g), lambda: h2.position() == g.position() and h2.chan.idle() and g.chan.idle(), 30000)
+    start = h2.hands_done
+    assert h2.phase == G.PLAY and start == g.hands_done >= 1
+    assert run(clock, (h2, g), lambda: h2.hands_done > start and h2.phase == G.PLAY, 120000, random_legal, rng)
+    assert run(clock, (h2, g), lambda: h2.chan.idle() and g.chan.idle(), 5000)
+    assert h2.position() == g.position() and h2.mismatches == 0 == g.mismatches
+
+
+def test_L9_a_host_that_lost_its_copy_and_offers_another_game_is_told_and_changes_nothing():
+    clock, cable, h, g, rng = _mid_game(pisti2())
+    before = g.position()
+    h2 = _fresh(cable.a, P.HOST, clock, P.Setup("yedili", 2, None, False, 1, [None, None]))
+    run(clock, (h2, g), lambda: False, 3000)
+    assert h2.phase == G.SETUP and h2.match is None and h2.peer_pos is not None  # its screen: "link_busy"
+    assert g.position() == before and g.phase == G.PLAY and g.setup.game == "pisti"
+
+
 # -- rated results (L-10) ------------------------------------------------------------------
 def test_L10_a_rated_link_match_gives_each_person_their_own_result():
     s = P.Setup("pisti", 4, 101, True, 1, [None, None, "random", "random"])  # opponents, each with a bot partner

@@ -836,3 +836,107 @@ def test_L4_pisti_4p_each_persons_play_goes_ahead_of_the_hosts_bots_replies(devi
             d.rig.keys.tap("A", 20)
     assert len(seen) >= 6 and all(seen), seen
     assert len(shown) >= 6 and all(shown), shown
+
+
+def _saved_link_game(setup, seed=4):
+    """The host's and the guest's Lockstep a few actions into a hand (Pişti:
+    the second), for a console resumed from one's record."""
+    from test_link_core import pair, random_legal, run
+    clock, cable, h, g = pair(setup, seed=seed)
+    rng = random.Random(seed)
+    hands = 1 if setup.game == "pisti" else 0  # (a Pis Yedili link match here is one hand)
+    assert run(clock, (h, g), lambda: g.phase == G.PLAY and g.hands_done >= hands and len(g.match.hand.actions) >= 2,
+               120000, random_legal, rng)
+    return h, g
+
+
+def _console_on(d, end):
+    from tools.shims import uart
+    uart.plug(end)
+    d.press("A")  # past the splash
+    d.menu_to("link_play")
+    d.press("A")
+
+
+@pytest.mark.parametrize("game,players,guest_seat,board", [("pisti", 2, 1, False), ("yedili", 4, 2, False),
+                                                            ("pisti", 2, 1, True)])
+def test_L9_a_console_without_the_game_joins_a_host_mid_game_and_takes_the_seat(device, quick_gc, monkeypatch, game,
+                                                                               players, guest_seat, board):  # noqa: F811
+    """Link play > Join on a console that holds no copy of the game the host
+    waits in (a wiped drive, another console): the offer says the game is
+    under way, A takes the seat from the host's record, and the table shows
+    the host's hand at its ply (on the board after the restart into the
+    saved game that every link game starts with)."""
+    import pisti_app
+    from tools.shims.nvm import FlashNvm
+    monkeypatch.setattr(pisti_app, "restarts", lambda: board)
+    levels = [None] * players
+    for seat in range(1, players):
+        if seat != guest_seat:
+            levels[seat] = "usta"
+    setup = P.Setup(game, players, 101 if game == "pisti" else None, False, guest_seat, levels)
+    h0, _ = _saved_link_game(setup)
+    nvm = FlashNvm()
+    d = device(nvm=nvm)
+    d.first_frame()
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    host = G.Lockstep.resume(cable.a, P.HOST, "pisti", d.rig.clock.ticks_ms(), setup,
+                             P.record(h0.match, h0.hands_done, 0), None, LEVELS, key=bytes(16))
+    _console_on(d, cable.b)
+    d.menu_to("link_join")
+    d.press("A")
+    for _ in range(500):
+        d.run(10)
+        host.poll(d.rig.clock.ticks_ms())
+        if d.app.status()["screen"] == "confirm":
+            break
+    st = d.app.status()
+    assert st["screen"] == "confirm" and "hand %d" % (h0.hands_done + 1) in " ".join(st["lines"]), st
+    d.press("A")  # joins
+    for _ in range(1000):
+        d.run(10)
+        host.poll(d.rig.clock.ticks_ms())
+        if d.app.status()["screen"] == "table" or d.app.restart:
+            break
+    if board:  # supervisor.reload(): code.py again, and boot(resume=True) into the saved game
+        assert d.app.restart and d.app.session is None
+        base = d.rig.clock.now_ms
+        d.close()
+        cable.b.power_cut()
+        from tools.shims import uart
+        uart.plug(cable.b)
+        d = device(nvm=nvm.restart())
+        cable.clock = lambda: base + d.rig.clock.now_ms
+        d.first_frame()
+        d.app.resume_kept()
+        for _ in range(1000):
+            d.run(10)
+            host.poll(base + d.rig.clock.ticks_ms())
+            if d.app.status()["screen"] == "table":
+                break
+    st = d.app.status()
+    s = d.app.session
+    assert st["screen"] == "table" and s.linked and s.hands_done == host.hands_done == h0.hands_done, st
+    assert bytes(s.hand.deck) == bytes(host.match.hand.deck) and bytes(s.hand.actions) == bytes(host.match.hand.actions)
+    assert P.record(s.match, s.hands_done, guest_seat) == P.record(host.match, host.hands_done, 0)
+    assert d.app.saves.kept() is not None  # kept as any link game (L-9)
+
+
+def test_L9_a_host_without_the_game_offering_another_one_is_told_the_guest_is_in_a_game(device, quick_gc):  # noqa: F811
+    setup = P.Setup("pisti", 2, 101, False, 1, [None, None])
+    _, g0 = _saved_link_game(setup)
+    d = device()
+    d.first_frame()
+    d.app.prefs.update({"game": "yedili", "players": 2})
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    guest = G.Lockstep.resume(cable.b, P.GUEST, "pisti", d.rig.clock.ticks_ms(), setup,
+                              P.record(g0.match, g0.hands_done, g0.rot), None, LEVELS, key=bytes(16))
+    before = guest.position()
+    _console_on(d, cable.a)
+    d.press("A")  # Host
+    for _ in range(800):
+        d.run(10)
+        guest.poll(d.rig.clock.ticks_ms())
+    st = d.app.status()
+    assert st["screen"] == "link" and st["waiting"] == "link_busy", st
+    assert guest.position() == before and d.app.session is None

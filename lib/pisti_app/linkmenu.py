@@ -60,6 +60,8 @@ class LinkWait(Confirm):
             text = t("link_offer") % (t(s.game), s.players, s.target, t("rated") if s.rated else t("practice"))
             if s.game == "pisti" and s.players == 4:  # the host's seats for the two people
                 text = text + "\n" + t("link_partners" if s.guest_seat == 2 else "link_opponents")
+            if lk.peer_pos is not None:  # the host's game is under way: its record gives the seat (L-9)
+                text = text + "\n" + t("link_in_play") % (lk.peer_pos[0] + 1)
             app.ask(t("link_play"), text, lambda: _join(app), t("keys_new"), lambda: _decline(app))
         elif lk.phase == G.DECLINED and self.asked:  # this console declined: once the host has heard it
             if lk.chan.idle() or self.asked > 100:
@@ -78,7 +80,8 @@ class LinkWait(Confirm):
             if why == "silent":
                 key = "link_silent"
             elif lk.phase == G.SETUP and lk.role == P.HOST:
-                key = "link_asked"
+                # a guest whose hello named a game holds another link game: it joins only its own
+                key = "link_busy" if lk.peer_pos is not None else "link_asked"
             if key != self.key_text:  # say what the wait is for now
                 self.key_text = key
                 app.later(_wait_again, app, key)
@@ -194,13 +197,19 @@ def start_link_game(app):
     for seat in range(s.players):
         lv = s.levels[(seat + lk.rot) % s.players]
         levels.append(None if seat == 0 else (lv if lv in ("acemi", "kalfa", "usta") else "acemi"))
-    m = Match(s.game, s.players, s.target, lk.match.first_dealer)
-    m.deal(link.deck(0))
+    base = lk.hands_done
+    if base or lk.match.hand.actions:  # a seat taken in a game under way: the link's record (L-9)
+        from pisti_core.linkproto import load
+        from pisti_core.linkrec import record
+        m = load(record(lk.match, base, lk.rot), lk.rot)[0]
+    else:
+        m = Match(s.game, s.players, s.target, lk.match.first_dealer)
+        m.deal(link.deck(0))
     number = 0
     if s.rated:  # numbered as any rated game (the ranking's stamp + 1: recorded once, T-2)
         number = (app.rankings.stamp + 1) & 0xFFFF
         app.drop_rankings()
-    sess = GameSession(m, levels, s.rated, number)
+    sess = GameSession(m, levels, s.rated, number, base)
     sess.linked = True
     sess.link_info = remote.link_info(lk)  # saved with the game: a power cut is not leaving (L-9)
     if pisti_app.restarts():
@@ -208,6 +217,8 @@ def start_link_game(app):
         # stays until run() restarts). The table gets a fresh heap in one piece, without the
         # names the menus and the link's set-up interned (the board never frees one).
         app.saves.start(sess)
+        if m.hand.actions:
+            app.saves.add(m.hand.actions)
         app.restart = True
         return
     app.release()

@@ -32,6 +32,8 @@ S = {
     "link_clock": "?%d:%02d",
     "link_silent": "No other console on the cable yet. Is it in? On the other one: Link play, Join. Waiting on...",
     "link_asked": "The other console has the offer: waiting for its player to join or decline...",
+    "link_in_play": "A game under way, hand %d: you take the seat of the console that left it.",
+    "link_busy": "The other console is in another link game: it must leave that one first.",
     "link_noise": "The cable carries bytes that are not a pisti console's (another program, or another PISTI_LINK_BAUD?).",
     "link_declined": "The other player declined.",
     "keys_giveup": "B give up",

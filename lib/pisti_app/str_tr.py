@@ -30,6 +30,8 @@ S = {
     "link_clock": "?%d:%02d",
     "link_silent": "Kabloda henüz başka konsol yok. Takılı mı? Ötekinde: Kabloyla oyun, Katıl. Bekleniyor...",
     "link_asked": "Diğer konsol öneriyi aldı: oyuncusunun cevabı bekleniyor...",
+    "link_in_play": "Süren bir oyun, %d. el: oyundan ayrılan konsolun yerine geçersin.",
+    "link_busy": "Diğer konsol başka bir kablolu oyunda: önce ondan çıkmalı.",
     "link_noise": "Kablodan pisti konsolu olmayan baytlar geliyor (başka program ya da başka PISTI_LINK_BAUD?).",
     "link_declined": "Diğer oyuncu katılmadı.",
     "keys_giveup": "B vazgeç",
