@@ -25,29 +25,13 @@ except ImportError:  # CPython
         return x
 
 
+from pisti_core.crc import crc16
+
 FLAG = const(0x7E)
 _ESC = const(0x7D)
 _X = const(0x20)
 MAX_PAYLOAD = const(56)
 HEAD = const(5)  # LEN SES SEQ ACK TYPE
-
-# CRC-16/CCITT-FALSE a nibble at a time: 16 entries of poly 0x1021.
-_CRC_T = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
-          0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
-
-
-def crc16(data, start=0, end=None, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE of ``data[start:end]`` (``crc16(b"123456789")`` is
-    0x29B1), continuing from ``crc``."""
-    t = _CRC_T
-    if end is None:
-        end = len(data)
-    for i in range(start, end):
-        b = data[i]
-        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b >> 4)]
-        crc = ((crc << 4) & 0xFFFF) ^ t[(crc >> 12) ^ (b & 15)]
-    return crc
-
 
 def _put(out, b):
     if b == FLAG or b == _ESC:

@@ -10,7 +10,7 @@ recovery and its notices. Only needed at boot, so a console can forget
 this module once its saves are read (``Store.load`` imports it).
 """
 
-from pisti_core.nvlog import crc16
+from pisti_core.crc import crc16
 
 # pylint: disable=protected-access  # (the store's reader, moved out of its class)
 

@@ -70,10 +70,7 @@ except ImportError:  # CPython
         return x
 
 
-try:  # CPython has it in C; CircuitPython and MicroPython do not.
-    from binascii import crc_hqx as _crc_hqx
-except ImportError:
-    _crc_hqx = None
+from pisti_core.crc import crc16
 
 _MAGIC = b"PsT\x01"
 _VERSION = const(1)
@@ -87,26 +84,6 @@ _META = const(7)
 _STATS = const(8)
 _MAX_BLOB = const(254)
 _META_LEN = const(5)  # tag, generation (2), check (2)
-# CRC-16/CCITT (poly 0x1021) of each 4-bit value: the nibble table.
-_T = (0x0000, 0x1021, 0x2042, 0x3063, 0x4084, 0x50A5, 0x60C6, 0x70E7,
-      0x8108, 0x9129, 0xA14A, 0xB16B, 0xC18C, 0xD1AD, 0xE1CE, 0xF1EF)
-
-
-def crc16(buf, start=0, end=None):
-    """CRC-16/CCITT-FALSE (init 0xFFFF, poly 0x1021) of ``buf[start:end]``."""
-    if end is None:
-        end = len(buf)
-    if _crc_hqx is not None:
-        return _crc_hqx(memoryview(buf)[start:end], 0xFFFF)
-    c = 0xFFFF
-    t = _T
-    for i in range(start, end):
-        b = buf[i]
-        c = ((c << 4) & 0xFFFF) ^ t[(c >> 12) ^ (b >> 4)]
-        c = ((c << 4) & 0xFFFF) ^ t[(c >> 12) ^ (b & 15)]
-    return c
-
-
 def record_size(n):
     """Bytes a record with an ``n``-byte payload takes in the log."""
     return (1 if n <= 12 else 2 if n <= _MAX_BLOB else 3) + n + 2

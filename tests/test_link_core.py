@@ -15,7 +15,8 @@ from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from pisti_core import linkrx
 from pisti_core.linkchan import LOST_MS, Channel
-from pisti_core.linkframe import FLAG, MAX_PAYLOAD, Decoder, crc16, encode
+from pisti_core.crc import crc16
+from pisti_core.linkframe import FLAG, MAX_PAYLOAD, Decoder, encode
 from pisti_core.match import Match
 from tools.shims.uart import Cable
 

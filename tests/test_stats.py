@@ -16,7 +16,8 @@ from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 from pisti_app import stats
 from pisti_app.status import STATS
 from pisti_core.match import new_hand
-from pisti_core.nvlog import Store, crc16, record_size
+from pisti_core.crc import crc16
+from pisti_core.nvlog import Store, record_size
 from tools.shims.nvm import FlashNvm, PowerCut
 
 ZERO = {"pisti": dict.fromkeys(STATS, 0), "yedili": dict.fromkeys(STATS[:4] + STATS[6:], 0)}

@@ -198,7 +198,8 @@ def start_link_game(app):
         lv = s.levels[(seat + lk.rot) % s.players]
         levels.append(None if seat == 0 else (lv if lv in ("acemi", "kalfa", "usta") else "acemi"))
     base = lk.hands_done
-    if base or lk.match.hand.actions:  # a seat taken in a game under way: the link's record (L-9)
+    acts = lk.match.hand.actions
+    if base or acts:  # a seat taken in a game under way: the link's record (L-9)
         from pisti_core.linkproto import load
         from pisti_core.linkrec import record
         m = load(record(lk.match, base, lk.rot), lk.rot)[0]
@@ -217,8 +218,8 @@ def start_link_game(app):
         # stays until run() restarts). The table gets a fresh heap in one piece, without the
         # names the menus and the link's set-up interned (the board never frees one).
         app.saves.start(sess)
-        if m.hand.actions:
-            app.saves.add(m.hand.actions)
+        if acts:
+            app.saves.add(acts)
         app.restart = True
         return
     app.release()

@@ -107,7 +107,7 @@ def count(app, s, left=False):
     b = load(sv)[0]
     g = 1 if s.game == "yedili" else 0
     if not left:
-        from pisti_core.nvlog import crc16
+        from pisti_core.crc import crc16
         h = s.last
         c = crc16(h.deck)
         n = s.hands_done & 255
