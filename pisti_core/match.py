@@ -141,13 +141,3 @@ class Match:
             assert self.hand  # observed only while a hand is in play
         return self.hand.observe(seat, self.totals, self.target)
 
-    def to_record(self):
-        """The whole match as plain data (T-6): replays to the same state."""
-        from pisti_core.record import to_record
-        return to_record(self)
-
-    @classmethod
-    def from_record(cls, rec):
-        """Rebuild a match from :meth:`to_record` data, checking every action."""
-        from pisti_core.record import from_record
-        return from_record(rec, cls)

@@ -10,6 +10,7 @@ from the engines so a board that only plays never compiles or holds it.
 """
 
 from pisti_core.cards import InvalidDeckError, card_str, decks_for, parse_card
+from pisti_core.match import Match, new_hand
 
 
 def parse_deck(codes, decks=1):
@@ -55,17 +56,14 @@ def to_record(m):
 
 
 def _hand_record(m, dealer, deck, acts):
-    from pisti_core.match import new_hand
     st = new_hand(m.game, m.players, dealer, deck)
     return {"dealer": dealer, "deck": [card_str(c) for c in deck],
             "moves": [st.action_str(a) for a in acts]}
 
 
-def from_record(rec, cls=None):
+def from_record(rec):
     """Rebuild a match from :func:`to_record` data, checking every action."""
-    if cls is None:
-        from pisti_core.match import Match as cls
-    m = cls(rec["game"], rec["players"], rec["target"], rec["dealer"])
+    m = Match(rec["game"], rec["players"], rec["target"], rec["dealer"])
     decks = decks_for(m.players) if m.game == "yedili" else 1
     for hr in rec["hands"]:
         if hr["dealer"] != m.dealer:
