@@ -41,6 +41,8 @@ SPADES = const(3)
 
 # Lookup tables over every card id of two decks (0..103).
 RANK = bytes([(c % 52) >> 2 for c in range(104)])
+# Pişti's card points by card id (P-12): aces 1, jacks 1, 2C 2, TD 3 (16 a deck).
+PTS = bytes([1 if (c >> 2) in (ACE, JACK) else 2 if c == 4 else 3 if c == 37 else 0 for c in range(52)])
 SUIT = bytes([c & 3 for c in range(104)])
 
 

@@ -13,7 +13,7 @@ player to move plays (R-2). ``apply()`` checks and raises
 :class:`IllegalActionError`; ``play()`` is the unchecked fast door.
 """
 
-from pisti_core.cards import (RANK, IllegalActionError, InvalidDeckError, as_deck, card_str,
+from pisti_core.cards import (PTS, RANK, IllegalActionError, InvalidDeckError, as_deck, card_str,
                               cards_str, parse_card)
 
 try:
@@ -30,9 +30,6 @@ _TD = const(37)  # ten of diamonds
 _C2 = const(4)  # two of clubs
 _LAST_PLY = const(47)  # 52 cards - 4 in the centre = 48 plays a hand
 
-# P-12 card points: aces 1, jacks 1, 2C 2, TD 3 (16 a deck).
-PTS = bytes([1 if (c >> 2) in (0, _JACK) else 2 if c == _C2 else 3 if c == _TD else 0
-             for c in range(52)])
 
 
 def centre(deck):

@@ -8,7 +8,7 @@ One seat's view of a Pişti hand (T-5), apart from the engine so that each
 module compiles in a small heap.
 """
 
-from pisti_core.pisti import PTS
+from pisti_core.cards import PTS
 
 
 class PistiObs:

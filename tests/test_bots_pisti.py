@@ -15,7 +15,6 @@ from fairplay import pisti_redeal
 from pisti_core.bots import LEVELS, REFERENCE, make_bot
 from pisti_core.bots import pisti_bots
 from pisti_core.bots.pisti_bots import greedy
-from pisti_core.bots.pisti_end import solve
 from pisti_core.cards import parse_card
 from pisti_core.match import deal_deck
 from pisti_core.pisti import PistiHand
@@ -229,6 +228,12 @@ def _minimax(st, me):
     return max(vals) if st.turn == me else min(vals)
 
 
+def _solve(obs, rng, budget):
+    """The solver as Usta calls it, once the bots' scratch is filled for ``obs``."""
+    from pisti_core.bots import pisti_end
+    return pisti_end.solve(obs, rng, budget, pisti_bots._B, obs.bottom if pisti_bots._F[71] >= 0 else -1)
+
+
 def test_the_last_deal_solver_is_exact_when_the_opponent_hand_is_known():
     # Brute force on the real engine: the solver's best cards are exactly the
     # cards of best minimax value. Positions where the seat's side took the
@@ -250,7 +255,7 @@ def test_the_last_deal_solver_is_exact_when_the_opponent_hand_is_known():
             nxt.play(c)
             exact.append(_minimax(nxt, me))
         pisti_bots._scan(o, pisti_bots.WEIGHTS[0], True)
-        assert solve(o, random.Random(0), 10 ** 6) == [v == max(exact) for v in exact]
+        assert _solve(o, random.Random(0), 10 ** 6) == [v == max(exact) for v in exact]
         checked += 1
 
 
@@ -407,7 +412,7 @@ def test_each_bot_module_imports_from_source_in_64K(mpy_build, tmp_path, module)
 # overflowed the device's 2 KB pystack), with the solve() that called it.
 
 from pisti_core.bots import pisti_end  # noqa: E402
-from pisti_core.pisti import PTS  # noqa: E402
+from pisti_core.cards import PTS  # noqa: E402
 
 _BIG = 1000
 _CALLS = [0]
@@ -598,7 +603,7 @@ def test_solve_gives_what_the_recursive_search_gave(budget):
     for o in _last_deal_observations(400 if budget < 20000 else 120, budget):
         r1, r2 = random.Random(seen), random.Random(seen)
         want = _ref_solve(o, r1, budget)
-        assert pisti_end.solve(o, r2, budget) == want
+        assert _solve(o, r2, budget) == want
         assert r1.random() == r2.random()  # the same draws from rng
         seen += want is not None
     assert seen > 100
@@ -641,7 +646,7 @@ def test_solve_runs_within_a_few_frames():
     try:
         for o in obs:
             pisti_bots._scan(o, pisti_bots.WEIGHTS[0], True)
-            pisti_end.solve(o, random.Random(0), 4000)
+            _solve(o, random.Random(0), 4000)
         with pytest.raises(RecursionError):
             for o in obs:
                 pisti_bots._scan(o, pisti_bots.WEIGHTS[0], True)
@@ -667,7 +672,7 @@ def run(solving):
     for o in obs:
         pisti_bots._scan(o, pisti_bots.WEIGHTS[0], True)
         if solving:
-            pisti_end.solve(o, random, 4000)
+            pisti_end.solve(o, random, 4000, pisti_bots._B, o.bottom if pisti_bots._F[71] >= 0 else -1)
 def ladder(n, solving):
     if n:
         return ladder(n - 1, solving)

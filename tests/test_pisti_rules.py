@@ -9,7 +9,8 @@ import pytest
 from pisti_core import cards
 from pisti_core.cards import IllegalActionError, InvalidDeckError, JACK, RANK, parse_card
 from pisti_core.match import Match, deal_deck
-from pisti_core.pisti import PTS, PistiHand, centre
+from pisti_core.cards import PTS
+from pisti_core.pisti import PistiHand, centre
 from tests.stack import ids, pisti_deck, play_codes, seat_cards
 
 C = parse_card

@@ -38,7 +38,7 @@ decide one at a time, not from several threads) and integer arithmetic:
 this runs in a small heap.
 """
 
-from pisti_core.pisti import PTS  # P-12 card points by card id
+from pisti_core.cards import PTS  # P-12 card points by card id
 
 try:
     from micropython import const
@@ -302,7 +302,7 @@ class Bot:
         top = None
         if lv == 4 and obs.players == 2 and obs.stock == 0 and w[_BUDGET]:
             from pisti_core.bots.pisti_end import solve
-            top = solve(obs, rng, w[_BUDGET])
+            top = solve(obs, rng, w[_BUDGET], _B, obs.bottom if _F[71] >= 0 else -1)  # P-5: the dealer holds it
         x = (obs.seat + 1) % obs.players
         for c in hand:
             _F[52 + (c >> 2)] = 1024 - _pno(x, c >> 2)

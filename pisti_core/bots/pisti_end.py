@@ -19,8 +19,7 @@ the call chain, and a frame a ply overflowed it) and no allocation a node.
 
 from array import array
 
-from pisti_core.bots.pisti_bots import _B, _F
-from pisti_core.pisti import PTS
+from pisti_core.cards import PTS
 
 try:
     from micropython import const
@@ -197,16 +196,17 @@ def _hands(n, h, keep, rng):
     return hands
 
 
-def solve(obs, rng, budget):
+def solve(obs, rng, budget, known, sure):
     """For each card of ``obs.hand``, whether it is among the best in the
     last two-player deal (a list of bools), or None when out of reach.
-    Needs ``pisti_bots``' scratch filled for ``obs``; samples with ``rng``."""
+    ``known[c]`` is true for a card the seat has seen; ``sure`` is the card
+    the other seat surely holds (the bottom card, P-5) or -1. Samples the
+    other hand with ``rng``."""
     pool = []  # what the seat has not seen
     for c in range(52):
-        if not _B[c]:
+        if not known[c]:
             pool.append(c)
     n = len(pool)
-    sure = obs.bottom if _F[71] >= 0 else -1  # P-5: the dealer holds it
     theirs = [sure] * obs.hand_counts[1 - obs.seat]
     h = len(theirs) - (sure >= 0)
     mine = list(obs.hand)
