@@ -15,7 +15,7 @@ from pisti_core.cards import parse_card
 from pisti_core.match import deal_deck
 from pisti_core.pisti import PistiHand
 from tools import arena
-from tools.botproto import BotFailure, ExternalBot, obs_json, parse_answer
+from tools.botproto import BotFailure, ExternalBot, obs_json, parse_answer, program_problem
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ARENA = os.path.join(ROOT, "tools", "arena.py")
@@ -155,6 +155,38 @@ def bot_file(tmp_path, name, body):
     p = tmp_path / name
     p.write_text("import json, sys\n" + body)
     return str(p)
+
+
+@pytest.mark.parametrize("bot, words", [
+    ("./missing.py", "no such file ./missing.py"),
+    ("./missing-bot --fast", "no such file ./missing-bot"),
+    ("no-such-command-pisti ./x.py", "no such command no-such-command-pisti"),
+    ("python3 'x.py", "cannot split"),
+], ids=["py", "program", "command", "quotes"])
+def test_an_outside_bot_that_cannot_start_is_refused_before_playing(bot, words):
+    r = subprocess.run([sys.executable, ARENA, "--bots", bot + ",usta", "--deals", "1000", "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith("arena: --bots %s: " % bot) and words in r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+
+
+def test_a_program_without_execute_permission_is_refused(tmp_path):
+    prog = tmp_path / "mybot"
+    prog.write_text("#!/bin/sh\n")
+    prog.chmod(0o644)
+    with pytest.raises(ValueError, match="may not be run"):
+        arena.run("pisti", 2, [str(prog), "usta"], 1000)
+    prog.chmod(0o755)
+    assert program_problem(str(prog)) is None
+
+
+def test_sim_and_arena_refuse_a_missing_bot_with_the_same_words():
+    sim = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "sim.py"), "--headless",
+                          "--bot", "1=./missing-bot"], capture_output=True, text=True, timeout=120)
+    assert sim.returncode == 2
+    assert sim.stderr.strip().endswith(": --bot 1=./missing-bot: " + program_problem("./missing-bot"))
+    assert program_problem(EXAMPLE) is None and program_problem("python3 " + EXAMPLE) is None
 
 
 def test_the_example_bot_plays_through_the_arena():

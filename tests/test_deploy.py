@@ -1190,9 +1190,9 @@ def test_offline_names_what_is_missing_and_changes_nothing(drive, project, tmp_p
     assert err == (
         f"error: {DRIVER_DIST}=={version} (pinned in tools/requirements.txt) is not installed in the project's "
         f"environment ({venv})\nNothing was changed. Fix: {venv / 'bin' / 'python'} -m pip install "
-        f"{DRIVER_DIST}=={version} (or bash tools/setup.sh), which needs the network once; or use --bundle DIR "
-        "with adafruit-circuitpython-bundle-9.x-mpy-YYYYMMDD.zip, or deploy with the network (without --offline) "
-        "(or pass --force to deploy anyway)\n")
+        f"{DRIVER_DIST}=={version} (or bash tools/setup.sh), which needs the network once; or use --bundle DIR, "
+        "DIR the folder adafruit-circuitpython-bundle-9.x-mpy-YYYYMMDD.zip (https://circuitpython.org/libraries) "
+        "unzips to, or deploy with the network (without --offline) (or pass --force to deploy anyway)\n")
     assert snapshot(drive) == before
     # Another version than the pin.
     venv = fake_venv(tmp_path / "old", [(DRIVER_DIST, "1.2.3", {"adafruit_displayio_ssd1306.py": driver})])
@@ -1231,6 +1231,48 @@ def test_offline_names_what_is_missing_and_changes_nothing(drive, project, tmp_p
     assert status == 0
     assert f"warning: {DRIVER_DIST}=={version} (pinned in tools/requirements.txt) is not installed" in err
     assert "MISSING adafruit_displayio_ssd1306 (--force)" in out
+
+
+BUNDLE_FOLDER = ("--bundle DIR, DIR the folder adafruit-circuitpython-bundle-9.x-mpy-YYYYMMDD.zip "
+                 "(https://circuitpython.org/libraries) unzips to")
+
+
+def test_before_any_setup_the_fix_is_the_projects_setup(drive, project, tmp_path, capsys, monkeypatch):
+    """No .venv yet and the driver not as pinned: the fix is the setup that makes .venv, never pip into
+    the Python deploy runs in; --zip offers nothing it does not take (--bundle, --offline, --force)."""
+    pins = tmp_path / "tools" / "requirements.txt"
+    pins.parent.mkdir()
+    pins.write_text(f"{DRIVER_DIST}==9.9.9\n")
+    monkeypatch.setattr(deploy, "PINS", pins)
+    venv = tmp_path / "no-venv"
+    monkeypatch.setattr(deploy, "VENV", venv)
+    setup = f"Fix: bash tools/setup.sh --deploy (it makes {venv} with the pinned packages), which needs the network once"
+    (project / "lib" / "pisti_app").mkdir(parents=True, exist_ok=True)
+    (project / "lib" / "pisti_app" / "__init__.py").write_text('__version__ = "0.1.0"\n')
+    zips = tmp_path / "zips"
+    status, out, err = run(capsys, "--zip", zips, "--source", project)
+    assert status == 1
+    lines = err.splitlines()
+    assert len(lines) == 2 and "tools/requirements.txt pins 9.9.9" in lines[0]
+    assert lines[1] == "Nothing was changed. " + setup
+    assert not zips.exists() or not any(zips.iterdir())
+    # --offline onto a drive: the same fix, or a bundle folder, or the network
+    before = snapshot(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project, "--offline")
+    assert status == 1 and "pip install" not in err
+    assert err.splitlines()[1] == (f"Nothing was changed. {setup}; or use {BUNDLE_FOLDER}, or deploy with the "
+                                   "network (without --offline) (or pass --force to deploy anyway)")
+    assert snapshot(drive) == before
+
+
+def test_without_circup_or_python_minifier_the_fix_is_the_projects_setup(drive, project, capsys, monkeypatch):
+    monkeypatch.setattr(deploy, "find_circup", lambda: None)
+    before = snapshot(drive)
+    status, out, err = run(capsys, "--to", drive, "--source", project)
+    assert status == 1 and err == (f"error: circup is not installed: run bash tools/setup.sh --deploy, or use "
+                                   f"{BUNDLE_FOLDER}, or --no-libs\n")
+    assert snapshot(drive) == before
+    assert "bash tools/setup.sh --deploy" in shrink.MISSING and "pip install" not in shrink.MISSING
 
 
 def test_offline_brings_what_the_library_imports_too(drive, project, tmp_path, capsys, monkeypatch):

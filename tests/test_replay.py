@@ -157,3 +157,56 @@ def test_same_bytes_under_both_interpreters():
 def test_exit_0_on_empty_input():
     assert run_cpython("") == ""
     assert run_micropython("") == ""
+
+
+def run_args(interpreter, args, stdin=""):
+    """tools/replay.py with command-line arguments under one interpreter."""
+    if interpreter == "micropython":
+        return mpy.run(REPLAY, stdin=stdin, timeout=60, args=args)
+    return subprocess.run([sys.executable, REPLAY] + list(args), input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+def test_R1_reads_the_file_named(interpreter, tmp_path):
+    lines = [recorded("pisti", 2, 21, stop=4)[0], "nonsense"]
+    text = "".join(x + "\n" for x in lines)
+    f = tmp_path / "hands.jsonl"
+    f.write_text(text)
+    r = run_args(interpreter, [str(f)], stdin="also nonsense\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == run_cpython(text)
+    assert run_args(interpreter, ["-"], stdin=text).stdout == r.stdout
+
+
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+def test_help_prints_usage_without_reading_input(interpreter):
+    r = run_args(interpreter, ["--help"], stdin='{"game": "pisti"}\n')
+    assert r.returncode == 0
+    assert r.stdout.startswith("usage: replay.py [FILE]\n")
+    assert not any(ln.startswith("{") for ln in r.stdout.splitlines())  # no hand was replayed
+
+
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+@pytest.mark.parametrize("args, words", [
+    (["missing.jsonl"], "cannot read missing.jsonl: no such file"),
+    (["."], "cannot read .: it is a folder"),
+    (["--deck"], "unknown option --deck"),
+    (["a.jsonl", "b.jsonl"], "one FILE at most"),
+], ids=["missing", "folder", "option", "two-files"])
+def test_bad_usage_is_one_line_and_exit_2(interpreter, args, words):
+    r = run_args(interpreter, args, stdin=recorded("pisti", 2, 1)[0] + "\n")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and words in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+def test_R4_a_line_that_is_not_utf8_is_an_error_line(interpreter, tmp_path):
+    good = recorded("pisti", 2, 4, stop=2)[0]
+    f = tmp_path / "hands.jsonl"
+    f.write_bytes(b"\xff\xfe{}\n" + good.encode() + b"\n")
+    r = run_args(interpreter, [str(f)])
+    assert r.returncode == 0, r.stderr
+    outs = [json.loads(o) for o in r.stdout.splitlines()]
+    assert outs[0] == {"error": "the line is not UTF-8 text", "index": None}
+    assert outs[1]["complete"] is False

@@ -19,7 +19,8 @@ is stopped by the page's watchdog, and the page says so; link play
 (issue 18, ?link=1): two consoles side by side, a Pico and a FeatherWing,
 each its own VM in its own worker, their UARTs joined in the page, host
 and join by the page's keyboard and play to the same ply of the same game,
-and two tabs (cable=a, cable=b) do it over a BroadcastChannel. The page screenshot in tools/web/page.png (README; the page at the
+and two tabs (cable=a, cable=b) do it over a BroadcastChannel; a bad query value is named on
+the page in one line and never reaches the firmware. The page screenshot in tools/web/page.png (README; the page at the
 Pis Yedili point) is rewritten with PISTI_UPDATE_GOLDEN=1.
 
 Needs node, tools/web/node_modules (playwright-core, pinned) and
@@ -83,6 +84,20 @@ LINK = {"query": "?link=1&seed=7&profile2=featherwing", "plies": 4,
 # the same between two tabs (cable=a, cable=b: a BroadcastChannel), each with the page's own keys
 LINK_TABS = {"tabs": ["?cable=a&seed=7", "?cable=b&seed=7"], "plies": 1,
              "keys": [{"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "z"}, {"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "Enter"}]}
+# bad query values: name -> (query, {parameter: words its one line on the page says}); the
+# other parameters in the query are good ones
+QUERIES = {
+    "values": ("?profile=xyz&seed=abc&start=nonsense&lang=de&delay=-5&sead=4",
+               {"profile": "profile takes pico or featherwing", "seed": "seed takes a whole number",
+                "start": "start takes GAME:PLAYERS:LEVELS", "lang": "lang takes en or tr",
+                "delay": "delay takes a whole number of ms from 0 to 10000", "sead": "no parameter sead"}),
+    "players": ("?start=pisti:3:usta&seed=7&rated=yes&cable=c&seed2=5",
+                {"start": "Pişti is for 2 or 4 players", "rated": "rated takes 1", "cable": "cable takes a or b",
+                 "seed2": "console B's, with link=1"}),
+    "link": ("?link=1&profile2=xyz&seed2=abc&lang2=de&delay=99999&seed=7",
+             {"profile2": "profile2 takes pico or featherwing", "seed2": "seed2 takes a whole number",
+              "lang2": "lang2 takes en or tr", "delay": "delay takes a whole number"}),
+}
 
 
 def _missing():
@@ -119,7 +134,8 @@ def run(tmp_path_factory):
             "scripts": [{"name": k, "query": v[0]} for k, v in POINTS.items()] + [WAIT],
             "reload": RELOAD, "oom": OOM, "chromium": CHROMIUM, "shot": SHOT_OF,
             "loads": LOADS, "parallel": 2, "hang": HANG, "link": LINK,
-            "linkTabs": LINK_TABS}))
+            "linkTabs": LINK_TABS,
+            "queries": [{"name": k, "query": v[0]} for k, v in QUERIES.items()]}))
         out = tmp / "out.json"
         shot = tmp / "page.png"
         t1 = time.monotonic()
@@ -299,3 +315,22 @@ def test_link_play_between_two_tabs(run):
         assert a[k] == b[k], (k, a[k], b[k])
     assert a["ply"] >= LINK_TABS["plies"] and not set(a["your_hand"]) & set(b["your_hand"])
     assert [u["workers"] for u in link["end"]["units"]] == [1, 1]
+
+
+@pytest.mark.parametrize("name", sorted(QUERIES))
+def test_bad_query_values_are_named_on_the_page(run, name):
+    """One line above the console for each bad query value (the parameter, the value, what it takes),
+    kept on the page; the firmware gets its default, so its console blames no settings.toml."""
+    query, words = QUERIES[name]
+    got = run["queries"][name]
+    assert got["errors"] == [] and got["state"] not in ("error", "hung"), got
+    given = dict(kv.split("=", 1) for kv in query[1:].split("&"))
+    assert got["shown"] and len(got["notices"]) == len(words), got["notices"]
+    for param, said in words.items():
+        line = [n for n in got["notices"] if n.startswith("%s=%s ignored: " % (param, given[param]))]
+        assert len(line) == 1 and said in line[0], (param, got["notices"])
+        assert line[0] in got["text"]
+    assert "settings.toml" not in got["page"]
+    assert not [ln for ln in got["lines"] if "settings.toml" in ln or "ignored" in ln], got["lines"]
+    for src in got["frames"]:  # the linked consoles get only the good values
+        assert not any("%s=%s" % (p, given[p]) in src for p in words), src

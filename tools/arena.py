@@ -77,7 +77,7 @@ if __name__ == "__main__":  # typed as python tools/arena.py: the project's .ven
 from pisti_core.bots import LEVELS, REFERENCE  # noqa: E402
 from pisti_core.match import Match, deal_deck  # noqa: E402
 from tools.botlab import games_of, is_lab  # noqa: E402
-from tools.botproto import DEFAULT_TIMEOUT, BotFailure, is_program, player  # noqa: E402
+from tools.botproto import DEFAULT_TIMEOUT, BotFailure, is_program, player, program_problem  # noqa: E402
 
 BLOCK = 200  # deals per independent block (matches restart at each block)
 _GAMES = {"pisti": (2, 4), "yedili": (2, 3, 4)}
@@ -357,7 +357,11 @@ def run(game, players, names, deals, seed=0, target=None, jobs=1, timeout=DEFAUL
             if game not in gs:
                 raise ValueError("%s plays %s only" % (nm, " and ".join(
                     {"pisti": "Pişti", "yedili": "Pis Yedili"}[g] for g in gs)))
-        elif nm not in LEVELS and nm not in REFERENCE and not is_program(nm):
+        elif is_program(nm):
+            problem = program_problem(nm)
+            if problem:
+                raise ValueError("--bots %s: %s" % (nm, problem))
+        elif nm not in LEVELS and nm not in REFERENCE:
             raise ValueError("unknown bot %r: one of %s, a lab bot (pimc64, pimcu16), "
                              "or a program path like ./mybot.py"
                              % (nm, ", ".join(LEVELS + REFERENCE)))

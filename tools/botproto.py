@@ -22,6 +22,7 @@ import json
 import os
 import selectors
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -65,6 +66,31 @@ def is_program(name):
     """Whether a bot name names an outside program rather than a level."""
     return name not in LEVELS and name not in REFERENCE and not _is_lab(name) and (
         "/" in name or " " in name or name.endswith(".py") or os.path.exists(name))
+
+
+def program_problem(command):
+    """Why the outside-bot ``command`` cannot be started, as one phrase, or None
+    when it can: a ``.py`` file or a program path that is no file, a program
+    that may not be run, a command word not on PATH, or unbalanced quotes.
+    sim.py --bot and arena.py --bots refuse such a bot before anything plays."""
+    if command.endswith(".py") and os.path.isfile(command):
+        return None  # run with this Python (ExternalBot._argv)
+    try:
+        words = shlex.split(command)
+    except ValueError as e:
+        return "cannot split %r into words (%s)" % (command, e)
+    if not words:
+        return "no program given"
+    prog = words[0]
+    if os.sep in prog or "/" in prog or prog.endswith(".py"):
+        if not os.path.isfile(prog):
+            return "no such file %s" % prog
+        if not os.access(prog, os.X_OK):
+            return "%s may not be run (no execute permission; name a .py file or chmod +x)" % prog
+        return None
+    if shutil.which(prog) is None:
+        return "no such command %s (not on PATH)" % prog
+    return None
 
 
 def player(name, game, rng, timeout=DEFAULT_TIMEOUT, seat=None):

@@ -61,8 +61,8 @@ from tools.deploylib import DeployError, boards, bundle, envlibs, imports, mpyfi
 from tools.deploylib import skipped as _skipped  # noqa: E402
 from tools.deploylib.drives import find_drives  # noqa: E402
 from tools.deploylib.libs import (  # noqa: E402,F401 (library_name: for tests)
-    Runner, bundle_files, bundle_name, circup_command, find_circup, library_name, read_requirements, run_circup,
-    run_subprocess,
+    Runner, bundle_files, bundle_folder, bundle_name, circup_command, find_circup, library_name, read_requirements,
+    run_circup, run_subprocess,
 )
 from tools.deploylib.settings import (  # noqa: E402,F401
     merge_settings, profile_value, switch_profile,
@@ -356,6 +356,7 @@ class Plan:
     py_sources: dict[str, Path] = field(default_factory=dict)  # a compiled module's .py
     bundle: Path | None = None
     env: envlibs.Env | None = None  # --offline: the libraries come from the project's environment
+    zip: bool = False  # --zip: a bundle folder, the libraries from the environment alone
     lib_versions: list[str] = field(default_factory=list)  # "dist version" of each, from env
     force: bool = False
     checked: int | None = None  # files whose imports were checked (None: not yet)
@@ -391,7 +392,7 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
         raise DeployError(f"nothing to deploy: {source_root} has no code.py, pisti_core/, lib/ or assets/")
     if ENTRY not in sources:
         plan.warnings.append(f"the project at {source_root} has no code.py yet, so the board will not start the game")
-    plan.force, plan.profile = args.force, args.profile
+    plan.force, plan.profile, plan.zip = args.force, args.profile, bool(getattr(args, "zip", None))
     if not args.no_minify:
         if shrink.available():
             sources = shrink.shrink_sources(sources, work_dir)
@@ -430,8 +431,8 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
             circup = find_circup()
             if circup is None and not args.dry_run:
                 raise DeployError(
-                    "circup is not installed: run tools/setup.sh (or pip install circup), "
-                    "or use --bundle DIR or --no-libs"
+                    f"circup is not installed: run {envlibs.SETUP}, "
+                    f"or use {bundle_folder(info.major if info else 0)}, or --no-libs"
                 )
             if info is None and not args.dry_run:
                 raise DeployError("circup needs the board's boot_out.txt: use --bundle DIR or --no-libs with --force")
@@ -529,7 +530,8 @@ def _refuse(plan: Plan, problems: list[str], fix: str, done: str = "Nothing was 
         plan.warnings.extend(p for p in problems if p not in plan.warnings)
         return
     head = problems[0] if len(problems) == 1 else f"{len(problems)} problems:\n  " + "\n  ".join(problems)
-    raise DeployError(f"{head}\n{done} Fix: {fix} (or pass --force to deploy anyway)")
+    anyway = "" if plan.zip else " (or pass --force to deploy anyway)"  # a bundle is made whole or not at all
+    raise DeployError(f"{head}\n{done} Fix: {fix}{anyway}")
 
 
 def lib_source(plan: Plan) -> str:
@@ -542,8 +544,8 @@ def _plan_lib_files(plan: Plan, files: dict[str, Path], sources: dict, info: Boo
     bad = check_mpy_files(files, info, "from " + lib_source(plan))
     if bad:
         major = info.major if info else 0
-        _refuse(plan, bad, f"use {bundle_name(major)} from https://circuitpython.org/libraries"
-                + (" with --bundle DIR" if plan.env else ""))
+        _refuse(plan, bad, f"use {bundle_folder(major)}" if plan.env and not plan.zip else
+                f"use {bundle_name(major)} from https://circuitpython.org/libraries")
     placed = {rel for rel, _src, _why in plan.lib_copies} | set(plan.lib_unchanged)
     for rel, src in sorted(files.items()):
         if rel in placed:
@@ -573,9 +575,12 @@ def _plan_env_libs(plan: Plan, names: list[str], sources: dict, info: BootInfo |
     if problems:
         fixes = []
         if to_install:
-            fixes.append(f"{env.pip(to_install)} (or bash tools/setup.sh), which needs the network once")
-        fixes.append(f"use --bundle DIR with {bundle_name(info.major if info else 0)}, or deploy with the network "
-                     "(without --offline)")
+            fixes.append(f"{env.fix(to_install)}, which needs the network once")
+        elif plan.zip:
+            fixes.append(f"pin them in {env.shown}, then run {envlibs.SETUP}")
+        if not plan.zip:  # --zip takes the libraries from the environment alone
+            fixes.append(f"use {bundle_folder(info.major if info else 0)}, or deploy with the network "
+                         "(without --offline)")
         _refuse(plan, problems, "; or ".join(fixes))
     added = [name for name in names if any(rel == f"lib/{name}" or rel.startswith((f"lib/{name}/", f"lib/{name}."))
                                           for rel in files)]
@@ -702,7 +707,10 @@ def missing_fix(plan: Plan, missing: dict[str, str]) -> str:
     first = "deploy without --no-libs, or " if plan.circup is None and plan.bundle is None and not plan.env else ""
     pinned = [plan.env.pins[top] for top in tops if plan.env and top in plan.env.pins]
     if pinned:
-        first = plan.env.pip([f"{dist}=={version}" for dist, version in pinned]) + ", or "
+        first = plan.env.fix([f"{dist}=={version}" for dist, version in pinned]) + ", or "
+    if plan.zip:  # the staging folder is no drive to install into
+        return first.removesuffix(", or ") or (f"pin {', '.join(tops)} in {plan.env.shown}, then run "
+                                                f"{envlibs.SETUP}")
     return (f"{first}circup --path {plan.drive} install {' '.join(tops)}, or copy {', '.join(tops)} from the "
             f"lib/ folder of {bundle_name(plan.info.major if plan.info else 0)} into {plan.drive / 'lib'}")
 

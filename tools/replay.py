@@ -3,7 +3,8 @@
 """
 Replay hands from known deck orders (RULES.md R-1 to R-4).
 
-Reads JSON Lines on standard input, one hand per line::
+Reads JSON Lines from the file named, or from standard input when no file
+(or ``-``) is named, one hand per line::
 
     {"game": "pisti", "players": 2, "dealer": 0, "deck": ["5H", ...], "moves": ["5H", ...]}
 
@@ -12,8 +13,12 @@ moves finish it, what is legal next when they stop earlier, or
 ``{"error": "...", "index": K|null}``. Runs unchanged under CPython and under
 the ``micropython`` command::
 
+    python tools/replay.py hands.jsonl
     python tools/replay.py < hands.jsonl
     micropython tools/replay.py < hands.jsonl
+
+A file that cannot be read, an unknown option or more than one file is one
+line on standard error and exit status 2; ``--help`` prints the usage.
 """
 
 import json
@@ -147,17 +152,79 @@ def replay_line(line):
                   ("penalties", st.penalties())))
 
 
-def main():
+_USAGE = """usage: replay.py [FILE]
+
+Replays hands from known deck orders (RULES.md R-1 to R-4): reads JSON Lines
+from FILE, or from standard input when no FILE (or -) is given, one hand per
+line, and writes one JSON line per line read:
+
+  {"game": "pisti"|"yedili", "players": N, "dealer": D, "deck": [...], "moves": [...]}
+
+A line that is not a hand gives {"error": "...", "index": K|null}.
+Exit status: 0 once all input is read, 2 for bad usage or a FILE that cannot be read.
+"""
+
+_WHY = {2: "no such file", 13: "permission denied", 21: "it is a folder"}
+
+
+def _usage_error(msg):
+    sys.stderr.write("replay.py: %s\n" % msg)
+    sys.exit(2)
+
+
+def _unreadable(path, e):
+    errno = e.args[0] if e.args and isinstance(e.args[0], int) else None
+    _usage_error("cannot read %s: %s" % (path, _WHY.get(errno, str(e))))
+
+
+def _lines(f, path):
+    """Each line of the binary stream ``f`` as text without its line end, or
+    None for a line that is not UTF-8."""
     while True:
-        line = sys.stdin.readline()
-        if not line:
-            break
-        if line.endswith("\n"):
-            line = line[:-1]
-        if line.endswith("\r"):
-            line = line[:-1]
-        sys.stdout.write(replay_line(line) + "\n")
+        try:
+            raw = f.readline()
+        except OSError as e:
+            if path is None:
+                raise
+            _unreadable(path, e)
+        if not raw:
+            return
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeError:
+            yield None
+
+
+def main(argv):
+    paths = []
+    for a in argv:
+        if a in ("-h", "--help"):
+            sys.stdout.write(_USAGE)
+            return
+        if a.startswith("-") and a != "-":
+            _usage_error("unknown option %s (see --help)" % a)
+        paths.append(a)
+    if len(paths) > 1:
+        _usage_error("one FILE at most, not %d (see --help)" % len(paths))
+    path = paths[0] if paths and paths[0] != "-" else None
+    if path is None:
+        f = sys.stdin.buffer
+    else:
+        try:
+            f = open(path, "rb")
+        except OSError as e:
+            _unreadable(path, e)
+    for line in _lines(f, path):
+        if line is None:
+            out = _error("the line is not UTF-8 text")
+        else:
+            out = replay_line(line)
+        sys.stdout.write(out + "\n")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

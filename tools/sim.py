@@ -49,6 +49,7 @@ if __name__ == "__main__":  # typed as python tools/sim.py: the project's .venv
     useenv.reexec("adafruit_blinka")
 
 import tools.shims  # noqa: E402,F401  (sets BLINKA_OS_AGNOSTIC before anything imports board)
+from tools.botproto import program_problem  # noqa: E402
 from tools.simlib import script as scriptlib  # noqa: E402
 from tools.simlib.headless import UntilTimeout  # noqa: E402
 from tools.simlib.script import UsageError  # noqa: E402
@@ -223,8 +224,9 @@ def parse_args(argv):
             raise UsageError("--bot %s: a %d-player game has seats 0..%d" % (text, opts.players, opts.players - 1))
         if seat in opts.bots:
             raise UsageError("--bot: seat %d is given twice" % seat)
-        if command.endswith(".py") and not os.path.isfile(command):
-            raise UsageError("--bot %s: no such file %s" % (text, command))
+        problem = program_problem(command)
+        if problem:
+            raise UsageError("--bot %s: %s" % (text, problem))
         if os.path.exists(command):
             command = os.path.abspath(command)
         opts.bots[seat] = command

@@ -27,6 +27,7 @@ from tools.deploylib import skipped as _skipped
 from tools.deploylib.libs import library_name
 
 LABEL = "the project's environment"
+SETUP = "bash tools/setup.sh --deploy"  # makes .venv with what deploy needs (circup, the pins)
 
 
 def read_pins(path: Path, _seen: tuple = ()) -> dict[str, tuple[str, str]]:
@@ -89,6 +90,7 @@ class Env:
     where: str = ""
     python: str = "python"
     pins: dict[str, tuple[str, str]] = field(default_factory=dict)
+    own: bool = False  # the packages come from ``venv`` (else from the running Python's)
 
     @property
     def shown(self) -> str:
@@ -101,7 +103,7 @@ class Env:
         env = cls(venv, pins_file, pins=read_pins(pins_file))
         env.paths = site_packages(venv)
         if env.paths:
-            env.where, env.python = str(venv), _python(venv)
+            env.where, env.python, env.own = str(venv), _python(venv), True
         else:
             env.paths = [Path(p) for p in sys.path if p and os.path.isdir(p)]
             env.where, env.python = f"this Python's ({sys.prefix}, no {venv})", sys.executable
@@ -110,6 +112,13 @@ class Env:
     def pip(self, specs: list[str]) -> str:
         """The command that installs these pins into the environment."""
         return f"{self.python} -m pip install " + " ".join(specs)
+
+    def fix(self, specs: list[str]) -> str:
+        """What installs these pins: pip in the project's .venv, or, with no .venv
+        yet, the project's setup that makes it (never pip into another Python)."""
+        if self.own:
+            return f"{self.pip(specs)} (or bash tools/setup.sh)"
+        return f"{SETUP} (it makes {self.venv} with the pinned packages)"
 
     def _distribution(self, dist: str):
         want = dist.lower().replace("_", "-")

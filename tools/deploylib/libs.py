@@ -69,6 +69,12 @@ def bundle_name(major: int) -> str:
     return f"adafruit-circuitpython-bundle-{version}-mpy-YYYYMMDD.zip"
 
 
+def bundle_folder(major: int) -> str:
+    """What --bundle takes: the folder a downloaded bundle zip unzips to."""
+    return (f"--bundle DIR, DIR the folder {bundle_name(major)} (https://circuitpython.org/libraries) "
+            "unzips to")
+
+
 def bundle_files(
     bundle: Path, names: list[str], major: int = 0, version: str = ""
 ) -> tuple[dict[str, Path], list[str], list[str]]:

@@ -38,7 +38,7 @@ from tools.deploylib import DeployError
 # code.py itself stays as written (a maker may read it).
 SHRUNK_DIRS = ("lib", "pisti_core")
 
-MISSING = ("python-minifier is not installed (pip install python-minifier==3.4.0, or bash tools/setup.sh): "
+MISSING = ("python-minifier is not installed (bash tools/setup.sh --deploy sets it up in the project's .venv): "
            "the game goes on the board as written, with less memory free in link games")
 
 

@@ -6,11 +6,13 @@
 // PLAN.json: {"scripts": [{"name", "query"}...], "reload": {"first", "then"},
 // "oom": {"query"}, "loads": [query...], "hang": {"query"}, "live": false,
 // "link": {"query", "plies", "keys": [{"UP", "DOWN", "OK": keyboard key}, {...}]}, "linkTabs": {"tabs":
-// [query A, query B], "plies", "keys"}, "chromium": PATH}. Each script runs in a fresh browser context (empty
+// [query A, query B], "plies", "keys"}, "queries": [{"name", "query"}...], "chromium": PATH}. Each script runs in a fresh browser context (empty
 // storage) until the page says done; the result has its canvas pixels,
 // status and the page's errors. "loads" (the crash probe, tools/web/probe.py):
 // each query from empty saves, navigated to in one of `parallel` tabs (a new page, a new
-// VM in a new worker each time), until done; its end state and errors only.
+// VM in a new worker each time), until done; its end state and errors only. "queries" (bad
+// query values): each page until its firmware (each linked console's) has booted and shown its
+// first screen; the page's notices, its text and the serial console's lines.
 // Writes OUT.json.
 import fs from "node:fs";
 import { chromium } from "./node_modules/playwright-core/index.mjs";
@@ -200,6 +202,32 @@ try {
   // same game at ply plan.link.plies
   if (plan.link) await linkPlay(plan.link);
   if (plan.linkTabs) await linkPlay(plan.linkTabs);
+  // 8. bad query values: named on the page, one line each; the firmware never sees them
+  if (plan.queries) {
+    out.queries = {};
+    const context = await browser.newContext();
+    const tab = await watch(context);
+    for (const s of plan.queries) {
+      tab.errors.length = 0;
+      tab.page.leaving = true;
+      await tab.page.goto(URL0 + s.query);
+      tab.page.leaving = false;
+      // booted, and past the settings: the first screen's heap line is on the serial console
+      await until(tab.page, () => window.pisti && (pisti.state === "error" || pisti.state === "hung" ||
+        (pisti.link ? pisti.units() : [pisti]).every((u) => u && u.lines.some((l) => l.startsWith("mem ")))),
+                  undefined, 60000);
+      const got = await tab.page.evaluate(() => ({
+        state: pisti.state, notices: pisti.notices || [], shown: !!document.querySelector("#notices:not([hidden])"),
+        text: (document.getElementById("notices") || {}).innerText || "", page: document.body.innerText,
+        lines: (pisti.link ? pisti.units() : [pisti]).flatMap((u) => u.lines),
+        frames: [...document.querySelectorAll("iframe")].map((f) => f.getAttribute("src")),
+      }));
+      got.errors = [...tab.errors];
+      out.queries[s.name] = got;
+    }
+    await context.close();
+    note("queries");
+  }
 } catch (e) {
   out.errors.push(String(e && e.stack || e));
 }

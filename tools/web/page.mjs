@@ -23,12 +23,78 @@ const PICO_HEAP = 171264; // pisti.mjs's: gc.mem_free() at a fresh REPL on the P
 
 const T0 = performance.now();
 const q = new URLSearchParams(location.search);
-const profile = q.get("profile") === "featherwing" ? "featherwing" : "pico";
+
+// --- the query: each value is checked here, where the page reads it. A value the page cannot use is
+// ignored (the default is used instead) and named in one line above the console (#notices): the
+// parameter, the value, what it takes. The firmware's settings get only the values that passed.
+const notices = [];
+const ignored = new Set(); // the names of the parameters ignored
+const PARAMS = ["profile", "seed", "start", "lang", "rated", "delay", "keys", "cap", "watchdog", "link",
+  "profile2", "seed2", "lang2", "cable"];
+const HOOKS = ["hang", "console"]; // a test's, and the linked page's for its consoles
+const LEVELS = ["acemi", "kalfa", "usta", "random", "greedy"]; // PISTI_START's (pisti_app/startup.py)
+
+function notice(name, value, text) {
+  ignored.add(name);
+  const v = value.length > 60 ? value.slice(0, 59) + "…" : value;
+  notices.push(name + "=" + v + " ignored: " + text);
+}
+// ?name=: absent null; else check(value) gives the value to use, or null, or {why} when it is bad
+function param(name, takes, check) {
+  const v = q.get(name);
+  if (v === null) return null;
+  const r = check(v);
+  if (r !== null && !(r && r.why)) return r;
+  notice(name, v, (r && r.why ? r.why + "; " : "") + name + " takes " + takes + ".");
+  return null;
+}
+const oneOf = (...ok) => (v) => (ok.includes(v) ? v : null);
+const whole = (lo, hi) => (v) => (/^-?\d{1,15}$/.test(v) && Number(v) >= lo && Number(v) <= hi ? Number(v) : null);
+function startGame(v) { // as pisti_app.startup.parse_start
+  const p = v.split(":");
+  if (p.length !== 3 || !["pisti", "yedili"].includes(p[0])) return null;
+  const isPisti = p[0] === "pisti";
+  const n = /^\d$/.test(p[1]) ? Number(p[1]) : 0;
+  if (!(isPisti ? [2, 4] : [2, 3, 4]).includes(n))
+    return { why: isPisti ? "Pişti is for 2 or 4 players" : "Pis Yedili is for 2 to 4 players" };
+  const lv = p[2].split(",");
+  if (lv.length !== 1 && lv.length !== n - 1) return { why: "give one level, or one for each of the " + (n - 1) + " bots" };
+  const bad = lv.find((x) => !LEVELS.includes(x));
+  if (bad !== undefined) return { why: "no bot level \"" + bad + "\"" };
+  return v;
+}
+const SEED = ["a whole number", whole(-1e15 + 1, 1e15 - 1)];
+const LANG = ["en or tr", oneOf("en", "tr")];
+const PROFILE = ["pico or featherwing", oneOf("pico", "featherwing")];
+for (const k of new Set(q.keys())) {
+  if (!PARAMS.includes(k) && !HOOKS.includes(k))
+    notice(k, q.get(k), "the page has no parameter " + k + " (it takes " + PARAMS.join(", ") + ").");
+}
+const profile = param("profile", ...PROFILE) || "pico";
 // one of the linked page's two consoles (in its iframe), or the linked page itself
 const unit = ["a", "b"].includes(q.get("console")) && window.parent !== window && window.parent.pistiLink
   ? q.get("console") : "";
-const linkPage = !!q.get("link") && !unit;
-const tab = !unit && !linkPage && ["a", "b"].includes(q.get("cable")) ? q.get("cable") : ""; // two tabs
+const linkPage = !!param("link", "1 (two linked consoles)", oneOf("1")) && !unit;
+const cable = param("cable", "a or b (this tab's end of the cable)", oneOf("a", "b"));
+const tab = !unit && !linkPage && cable ? cable : ""; // two tabs
+const seed = param("seed", ...SEED);
+const start = param("start", "GAME:PLAYERS:LEVELS, as pisti:2:usta, pisti:4:kalfa or yedili:4:usta,kalfa,acemi " +
+  "(levels: " + LEVELS.join(", ") + ")", startGame);
+const lang = param("lang", ...LANG);
+const rated = param("rated", "1 (the start game is rated) or 0", oneOf("0", "1")) === "1";
+const delay = param("delay", "a whole number of ms from 0 to 10000", whole(0, 10000));
+const capGiven = param("cap", "a whole number of bytes from 16384 to 1048576 (the Pico's heap is 171264)",
+  whole(16384, 1048576));
+const watchdogGiven = param("watchdog", "a whole number of ms from 100 to 86400000", whole(100, 86400000));
+// console B's, with link=1
+const profile2 = param("profile2", ...PROFILE);
+const seed2 = param("seed2", ...SEED);
+const lang2 = param("lang2", ...LANG);
+if (!linkPage && !unit) {
+  for (const k of ["profile2", "seed2", "lang2"]) {
+    if (q.get(k) !== null && !ignored.has(k)) notice(k, q.get(k), k + " is console B's, with link=1.");
+  }
+}
 const linkId = unit || tab; // this console's end of a cable, or ""
 const BUTTONS = profile === "pico" ? ["UP", "DOWN", "LEFT", "RIGHT", "A", "B"] : ["A", "B", "C"];
 const KEYMAP = profile === "pico"
@@ -121,8 +187,8 @@ pisti.canvasPixels = () => {
 };
 
 // --- the console: its VM in a worker -------------------------------------------------
-const cap = q.get("cap") ? Number(q.get("cap")) : PICO_HEAP;
-const WATCHDOG_MS = q.get("watchdog") ? Number(q.get("watchdog")) : 20000;
+const cap = capGiven !== null ? capGiven : PICO_HEAP;
+const WATCHDOG_MS = watchdogGiven !== null ? watchdogGiven : 20000;
 const HEAP_KEY = "pisti.heapsize." + cap + "." + profile; // a heapsize bigger than the build's, found needed
 let worker = null;
 let nvm = null;
@@ -154,11 +220,11 @@ function press(name, down) {
 
 function overrides() {
   const o = { PISTI_MEMLOG: 1 };
-  if (q.get("seed") !== null) o.PISTI_SEED = Number(q.get("seed"));
-  if (q.get("start")) o.PISTI_START = q.get("start");
-  if (q.get("lang")) o.PISTI_LANG = q.get("lang");
-  if (q.get("rated")) o.PISTI_RATED = 1;
-  if (q.get("delay") !== null) o.PISTI_DELAY = Number(q.get("delay"));
+  if (seed !== null) o.PISTI_SEED = seed;
+  if (start !== null) o.PISTI_START = start;
+  if (lang !== null) o.PISTI_LANG = lang;
+  if (rated) o.PISTI_RATED = 1;
+  if (delay !== null) o.PISTI_DELAY = delay;
   return o;
 }
 
@@ -197,7 +263,7 @@ function startWorker(reloaded, steps) {
   worker.onerror = (e) => { e.preventDefault(); fail("the firmware's worker failed: " + (e.message || e)); };
   worker.postMessage({
     type: "start", base: new URL(".", location.href).href, heapsize: kept.heapsize || 0, build: kept.build || "",
-    exact: resizes >= 3, cap, profile, overrides: overrides(), nvm, seeded: q.get("seed") !== null, reloaded,
+    exact: resizes >= 3, cap, profile, overrides: overrides(), nvm, seeded: seed !== null, reloaded,
     keys: steps, hang: !!q.get("hang"), link: !!linkId,
   });
 }
@@ -399,15 +465,22 @@ function buildPad() {
 }
 
 // --- start ------------------------------------------------------------------------------------
+function showNotices() {
+  pisti.notices = notices.slice();
+  const box = $("notices");
+  box.hidden = !notices.length;
+  box.replaceChildren(...notices.map((text) => {
+    const line = document.createElement("p");
+    line.textContent = text;
+    return line;
+  }));
+}
+
 function main() {
+  showNotices();
   if (linkPage) return linkMain();
   buildPad();
   canvas.height = (profile === "pico" ? 64 : 32) * SCALE;
-  if (!(cap >= 16384 && cap <= 1048576) || !(WATCHDOG_MS >= 100)) {
-    fail("cap=BYTES takes 16384 to 1048576 (the Pico's heap is 171264), watchdog=MS 100 or more: " +
-         "this page's query is " + location.search, "error", "bad query: see below");
-    return;
-  }
   nvm = loadNvm();
   setState("booting", "booting…");
   if (linkId && q.get("keys")) throw new Error("keys= is for one console: a linked console runs in real time");
@@ -443,8 +516,7 @@ function linkHelp(prof, index) {
 
 function linkMain() {
   if (q.get("keys")) throw new Error("keys= is for one console: the linked page (link=1) runs in real time");
-  const p2 = q.get("profile2");
-  const profiles = [profile, p2 === "featherwing" || p2 === "pico" ? p2 : profile];
+  const profiles = [profile, profile2 || profile];
   const keymaps = profiles.map(linkKeymap);
   document.title = "pisti: two linked consoles";
   document.body.classList.add("linked");
@@ -457,13 +529,14 @@ function linkMain() {
   const frames = [];
   for (const [i, id] of [[0, "a"], [1, "b"]]) {
     const sub = new URLSearchParams();
-    for (const [k, v] of q) {
-      if (!["link", "profile", "profile2", "seed2", "lang2", "console"].includes(k)) sub.set(k, v);
+    for (const [k, v] of q) { // the values that passed (each console's page checks them again)
+      if (!["link", "profile", "profile2", "seed2", "lang2", "console"].includes(k) && !ignored.has(k) &&
+          (PARAMS.includes(k) || HOOKS.includes(k))) sub.set(k, v);
     }
     sub.set("console", id);
     if (profiles[i] !== "pico") sub.set("profile", profiles[i]);
-    if (i === 1 && q.get("seed2") !== null) sub.set("seed", q.get("seed2"));
-    if (i === 1 && q.get("lang2")) sub.set("lang", q.get("lang2"));
+    if (i === 1 && seed2 !== null) sub.set("seed", String(seed2));
+    if (i === 1 && lang2 !== null) sub.set("lang", lang2);
     const fig = document.createElement("figure");
     const label = document.createElement("figcaption");
     label.textContent = "Console " + id.toUpperCase() + ": " + (profiles[i] === "pico" ? "128x64, six buttons"
@@ -539,5 +612,6 @@ function linkMain() {
 try {
   main();
 } catch (e) {
+  showNotices();
   fail(String(e && e.message || e), "error", "bad query: see below");
 }
