@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """Test configuration: the repo root on sys.path, shared fixtures."""
 import os
+import shutil
 import sys
+import tempfile
 
 import pytest
 
@@ -11,6 +13,17 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 if os.path.join(ROOT, "lib") not in sys.path:  # as on the device: lib/ holds pisti_app and fonts
     sys.path.append(os.path.join(ROOT, "lib"))
+
+# The simulator keeps a console's saves in the user's data folder when played
+# by hand (tools/simlib/nvmfile.py): the tests' runs, and the processes they
+# start, keep theirs in a folder of their own instead.
+DATA_HOME = tempfile.mkdtemp(prefix="pisti-test-data-")
+os.environ["XDG_DATA_HOME"] = DATA_HOME
+
+
+def pytest_unconfigure(config):  # pylint: disable=unused-argument
+    shutil.rmtree(DATA_HOME, ignore_errors=True)
+
 
 # The longest runs first (each a fixture's run, or a part of a long run), so
 # that under pytest-xdist (tools/test.sh) the workers finish together instead

@@ -282,15 +282,62 @@ def test_outside_bot_takes_its_seat_from_the_first_move(tmp_path):
     assert all(seat == 1 and action in legal for seat, action, legal in decisions)
 
 
-def test_a_broken_outside_bot_ends_the_run_with_one_line(tmp_path):
-    bot = tmp_path / "chatty.py"
-    bot.write_text("import sys\nfor line in sys.stdin:\n    print('hello', flush=True)\n")
-    code, out, err = run_sim("--headless", "--start", "pisti:2:usta", "--seed", "3", "--bot", "1=" + str(bot),
-                             "--status")
-    assert code == 1
-    assert "in seat 1 answered with something that is not an action" in err and "'hello'" in err
+# Outside bots that fail, each its own way: a built-in bot takes the seat and the game goes on.
+FAILING_BOTS = {
+    "crashes_at_start": "raise SystemExit(3)\n",
+    "crashes_mid_game": ("import json, sys\n"
+                         "for n, line in enumerate(sys.stdin):\n"
+                         "    if n == 2:\n"
+                         "        raise RuntimeError('my bot broke mid-game')\n"
+                         "    print(json.loads(line)['legal'][0], flush=True)\n"),
+    "answers_garbage": "import sys\nfor line in sys.stdin:\n    print('hello', flush=True)\n",
+    "answers_illegal": ("import json, sys\n"
+                        "for line in sys.stdin:\n"
+                        "    legal = json.loads(line)['legal']\n"
+                        "    cards = [r + s for r in 'A23456789TJQK' for s in 'CDHS']\n"
+                        "    print([c for c in cards if c not in legal][0], flush=True)\n"),
+    "hangs": "import sys, time\nsys.stdin.readline()\ntime.sleep(60)\n",
+    "cannot_start": None,
+}
+FAILURE_WORDS = {"crashes_at_start": "stopped (exit code 3)", "crashes_mid_game": "stopped (exit code 1)",
+                 "answers_garbage": "answered with something that is not an action",
+                 "answers_illegal": "answered with an illegal action", "hangs": "gave no answer within 0.5 s",
+                 "cannot_start": "could not be started"}
+
+
+@pytest.mark.parametrize("how", sorted(FAILING_BOTS))
+def test_a_failing_outside_bot_gives_its_seat_to_a_built_in_bot_and_the_game_goes_on(how, tmp_path, monkeypatch):
+    from tools import botproto  # pylint: disable=import-outside-toplevel
+
+    monkeypatch.setattr(botproto, "DEFAULT_TIMEOUT", 0.5)
+    if FAILING_BOTS[how] is None:
+        command = str(tmp_path / "no-such-program")
+    else:
+        command = str(tmp_path / "bad.py")
+        (tmp_path / "bad.py").write_text(FAILING_BOTS[how])
+    log = tmp_path / "bots.log"
+    code, out, err = run_sim("--headless", "--start", "pisti:2:kalfa", "--seed", "3", "--bot", "1=" + command,
+                             "--bot-log", str(log), "--keys", "A*4", "--status")
+    assert code == 1, err  # the run says a bot failed ...
+    status = status_of(out)
+    assert status["screen"] == "table" and status["ply"] >= 8, err  # ... and the game went on: 4 plays each side
+    notice = [line for line in err.splitlines() if "the outside bot failed" in line]
+    assert len(notice) == 1, err  # one line, once
+    assert notice[0].startswith("sim: the outside bot failed, kalfa plays seat 1 on; its error output is in %s; "
+                                % log), notice  # the seat's own level
+    assert FAILURE_WORDS[how] in notice[0] and "in seat 1" in notice[0]
     assert "Traceback" not in err
-    assert status_of(out)["ply"] == 0  # seat 1 leads (dealer 0) and never played
+
+
+def test_a_failing_bot_in_the_persons_seat_gives_it_to_usta(tmp_path):
+    bot = tmp_path / "chatty.py"
+    bot.write_text(FAILING_BOTS["answers_garbage"])
+    code, out, err = run_sim("--headless", "--start", "pisti:2:acemi", "--seed", "4", "--bot", "0=" + str(bot),
+                             "--wait", "20000", "--status")
+    assert code == 1
+    assert "sim: the outside bot failed, usta plays seat 0 on; the outside bot %s in seat 0 answered" % bot in err
+    assert "'hello'" in err
+    assert status_of(out)["ply"] >= 8  # nobody pressed a key: seat 0 played on by itself
 
 
 def test_example_bot_plays_for_the_person(tmp_path):
@@ -474,16 +521,15 @@ def test_an_outside_bots_traceback_goes_to_the_bot_log(tmp_path):
     code, out, err = run_sim("--headless", "--start", "pisti:2:usta", "--seed", "3", "--bot", "1=" + str(bot),
                              "--bot-log", str(log))
     assert code == 1 and "Traceback" not in err, err
-    last = err.splitlines()[-1]
-    assert "in seat 1 stopped (exit code 1)" in last and last.endswith("; its error output is in %s" % log)
+    assert "in seat 1 stopped (exit code 1)" in err and "its error output is in %s;" % log in err
     text = log.read_text()
     assert text.startswith("--- seat 1: %s (started " % bot)
     assert "Traceback" in text and "RuntimeError: my bot broke here" in text
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
-def test_in_the_terminal_the_bots_traceback_is_kept_in_a_log_the_message_names():
-    # Issue 21: the interactive simulator's screen clear wiped the bot's traceback.
+def test_in_the_terminal_a_failed_bot_is_named_under_the_screen_with_its_log_and_the_game_goes_on():
+    # The interactive simulator's screen would wipe the bot's traceback: it is kept in a log the notice names.
     import fcntl  # pylint: disable=import-outside-toplevel
     import termios  # pylint: disable=import-outside-toplevel
     import tempfile  # pylint: disable=import-outside-toplevel
@@ -493,18 +539,27 @@ def test_in_the_terminal_the_bots_traceback_is_kept_in_a_log_the_message_names()
     with open(bot, "w", encoding="utf-8") as f:
         f.write(CRASHING_BOT)
     master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 132, 0, 0))
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
     proc = subprocess.Popen([sys.executable, SIM, "--start", "pisti:2:usta", "--seed", "3", "--bot", "1=" + bot],
                             stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, close_fds=True)
     log = os.path.join(tempfile.gettempdir(), "pisti-bots-%d.log" % proc.pid)
     try:
-        out = _read_until(master, b"its error output is in " + log.encode(), b"")
+        notice = b"serial> sim: the outside bot failed, usta plays seat 1 on; its error output is in " + log.encode()
+        out = _read_until(master, notice, b"")
+        os.write(master, b"a")  # the game goes on: the person plays a card, usta answers
+        out = _read_until(master, b"ply 3", out)
+        assert proc.poll() is None
+        os.write(master, b"q")
+        out = _read_until(master, b"start again and choose Continue", out)
         assert proc.wait(timeout=30) == 1
         with open(log, encoding="utf-8") as f:
             text = f.read()
         assert "RuntimeError: my bot broke here" in text and "Traceback" in text
-        # on the terminal: the one line after the screen is gone, not the traceback
-        assert b"my bot broke here" not in out.split(b"\x1b[?1049l")[-1]
+        # on the terminal after the screen is gone: the failure in one line, not the traceback
+        after = out.split(b"\x1b[?1049l")[-1]
+        assert b"my bot broke here" not in after
+        assert b"in seat 1 stopped (exit code 1) instead of answering; usta played seat 1 on; " \
+               b"its error output is in " + log.encode() in after
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -565,3 +620,118 @@ def test_rated_needs_start_and_cut_must_not_be_negative():
     for args in (["--headless", "--rated"], ["--headless", "--power-cut-after-bytes", "-1"]):
         code, out, err = run_sim(*args)
         assert code == 2 and err.count("\n") == 1
+
+
+# -- the saves file of a console played by hand -------------------------------------------
+
+
+def _play_in_a_pty(args, keys, env):
+    """tools/sim.py ``args`` in a 132x40 pty: press each of ``keys`` (a byte string) once the
+    screen shows its needle ((needle, key) pairs), then q; returns (exit status, all output)."""
+    import fcntl  # pylint: disable=import-outside-toplevel
+    import termios  # pylint: disable=import-outside-toplevel
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 132, 0, 0))
+    proc = subprocess.Popen([sys.executable, SIM] + args, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
+                            close_fds=True, env=env)
+    out = b""
+    try:
+        for needle, key in keys:
+            out = _read_until(master, needle, out)
+            os.write(master, key)
+        code = proc.wait(timeout=30)
+        while True:  # what it wrote after the screen was gone
+            ready, _, _ = select.select([master], [], [], 0.2)
+            if not ready:
+                break
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+        os.close(slave)
+    return code, out.split(b"\x1b[?1049l")[-1].decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
+def test_the_terminal_keeps_its_saves_in_the_data_folder_and_q_mid_game_says_the_game_is_kept(tmp_path):
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
+    nvm = tmp_path / "data" / "pisti" / "sim-pico.nvm"
+    # Seat 1 leads (seed 3): the person plays a card, then quits mid-game with q.
+    code, after = _play_in_a_pty(["--start", "pisti:2:usta", "--seed", "3"],
+                                 [(b"serial> sim: saves in %s" % str(nvm).encode(), b""), (b"ply 1", b"z"),
+                                  (b"ply 3", b"q")], env)
+    assert code == 0, after
+    assert "sim: the game is kept in %s: start again and choose Continue" % nvm in after
+    # Started again (on the same file), the console has the game to Continue.
+    code, out, err = run_sim("--headless", "--nvm", str(nvm), "--keys", "A", "--status")
+    assert code == 0, err
+    assert status_of(out)["saved"] is True
+    # Quit at the menu: where the saves are.
+    code, after = _play_in_a_pty(["--seed", "3"], [(b"screen splash", b"z"), (b"screen menu", b"q")], env)
+    assert code == 0 and "sim: saves kept in %s" % nvm in after, after
+    assert os.listdir(tmp_path / "data" / "pisti") == ["sim-pico.nvm"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
+@pytest.mark.parametrize("flag", ["--no-nvm", "--fresh"])
+def test_no_nvm_keeps_no_saves_file_and_q_mid_game_says_the_game_is_not_kept(flag, tmp_path):
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
+    code, after = _play_in_a_pty(["--start", "pisti:2:usta", "--seed", "3", flag],
+                                 [(b"ply 1", b"z"), (b"ply 3", b"q")], env)
+    assert code == 0 and "sim: the game is not kept: this run has no saves file" in after, after
+    assert not (tmp_path / "data").exists()
+
+
+def test_headless_runs_keep_no_saves_file_unless_told(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    code, out, err = run_sim("--headless", "--start", "pisti:2:usta", "--seed", "3", "--keys", "A*2", "--status")
+    assert code == 0, err
+    assert not (tmp_path / "data").exists() and "saves" not in err
+
+
+def test_the_help_names_the_saves_file_and_how_to_keep_none(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "2000")  # (argparse would wrap the path at its hyphens)
+    text = " ".join(sim.build_parser().format_help().split())
+    assert "the default is %s" % os.path.join(str(tmp_path), "pisti", "sim-pico.nvm") in text
+    assert "--no-nvm, --fresh" in text and "sim-PROFILE-link-a.nvm" in text
+    assert "sim-PROFILE-tcp-PORT-listen.nvm" in text and "$XDG_DATA_HOME/pisti, else ~/.local/share/pisti" in text
+    code, out, err = run_sim("--headless", "--no-nvm", "--nvm", str(tmp_path / "x.nvm"))
+    assert code == 2 and "--no-nvm and --nvm: give one" in err
+
+
+def test_each_console_has_a_saves_file_of_its_own(tmp_path, monkeypatch):
+    from tools.simlib import nvmfile  # pylint: disable=import-outside-toplevel
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    names = [nvmfile.default_path("pico", console) for console in
+             (None, "link-a", "link-b", "tcp-7777-listen", "tcp-7777-connect")]
+    assert len(set(names)) == 5 and all(os.path.dirname(n) == str(tmp_path / "pisti") for n in names)
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/data")  # not absolute: ignored, as XDG says
+    assert nvmfile.default_path("pico") == str(tmp_path / "home" / ".local" / "share" / "pisti" / "sim-pico.nvm")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    # Two simulators on one machine never share a flash: a default file in use gives way to the next ...
+    first = nvmfile.claim(names[0], spares=True)
+    second = nvmfile.claim(names[0], spares=True)
+    try:
+        assert first.path == names[0] and second.path == str(tmp_path / "pisti" / "sim-pico-2.nvm")
+        # ... and a file named with --nvm that another simulator has open is refused in one line.
+        code, out, err = run_sim("--headless", "--nvm", names[0], "--status")
+        assert code == 2 and not out
+        assert err == "sim.py: --nvm %s: another simulator has this file open (each console has its own flash)\n" \
+            % names[0]
+    finally:
+        first.close()
+        second.close()
+    code, out, err = run_sim("--headless", "--nvm", names[0], "--status")  # let go: free again
+    assert code == 0, err

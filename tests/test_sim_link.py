@@ -174,6 +174,11 @@ def test_the_terminal_shows_both_consoles_and_routes_each_ones_keys():
         os.close(master)
         os.close(slave)
     assert b"A (left): w a s d move" in out and "\u2588".encode() in out
+    # Played by hand, each console keeps its saves in a file of its own (tests/conftest.py's data folder).
+    folder = os.path.join(os.environ["XDG_DATA_HOME"], "pisti")
+    for name in ("A", "B"):
+        path = os.path.join(folder, "sim-pico-link-%s.nvm" % name.lower())
+        assert ("sim: console %s: saves kept in %s" % (name, path)).encode() in out
 
 
 def _read_until(fd, needle, buffer, timeout=60):
@@ -226,7 +231,9 @@ def test_L6_two_processes_link_over_loopback_tcp_and_play():
             host.kill()
             host.wait()
     assert host.returncode == 0 and guest.returncode == 0, (herr, guest.stderr)
-    assert "connecting to " + addr in guest.stderr
+    # the status line says when the two are connected
+    assert "sim: link over TCP: connected on " + addr in herr
+    assert "sim: link over TCP: connected to " + addr in guest.stderr
     a, b = json.loads(hout), json.loads(guest.stdout)
     assert a["screen"] == b["screen"] == "table"
     assert a["bottom"] == b["bottom"] and a["pile"] == b["pile"] and a["ply"] == b["ply"] >= 1
@@ -254,3 +261,78 @@ def test_the_window_routes_each_keys_to_its_console(monkeypatch):
         assert front.surface.get_size() == (256 * 4 + PairWindow.GAP, 64 * 4 + 60)
     finally:
         front.close(pair)
+
+
+def test_L7_the_tcp_status_line_says_connected_and_again_listening_or_reconnecting_when_the_other_leaves():
+    """What ``sim: link over TCP: ...`` says as the connection comes and goes
+    (the terminal shows the latest line under the screen)."""
+    import time  # pylint: disable=import-outside-toplevel
+
+    from tools.simlib.tcplink import TcpEnd  # pylint: disable=import-outside-toplevel
+
+    address = ("127.0.0.1", _free_port())
+    where = "127.0.0.1:%d" % address[1]
+
+    def until(end, heard, text):
+        deadline = time.monotonic() + 10
+        while not heard or heard[-1] != text:
+            assert time.monotonic() < deadline, heard
+            end.read()
+            time.sleep(0.01)
+
+    host = TcpEnd(address)
+    heard_host = []
+    host.on_change = heard_host.append
+    assert host.state() == "listening on " + where
+    guest = TcpEnd(address)
+    heard_guest = []
+    guest.on_change = heard_guest.append
+    try:
+        assert guest.state() == "connected to " + where
+        until(host, heard_host, "connected on " + where)  # the host takes the connection
+        guest.close()  # the guest's process quits: a pulled cable
+        until(host, heard_host, "the other console left; listening on " + where)
+        assert heard_guest == []  # (its own end: nothing to tell)
+        guest = TcpEnd(address)  # started again, it connects
+        guest.on_change = heard_guest.append
+        until(host, heard_host, "connected on " + where)
+        host.close()  # now the host quits
+        until(guest, heard_guest, "the other console left; reconnecting to " + where)
+    finally:
+        host.close()
+        guest.close()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
+def test_two_terminals_linked_over_tcp_say_connected_and_keep_a_saves_file_each(tmp_path):
+    """Two processes on one machine, each in its terminal: the line under each
+    screen says when they are connected, and each keeps its own flash."""
+    addr = "127.0.0.1:%d" % _free_port()
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
+    ends = []
+    try:
+        for _ in range(2):
+            master, slave = pty.openpty()
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 132, 0, 0))
+            proc = subprocess.Popen([sys.executable, SIM, "--link", addr], stdin=slave, stdout=slave, stderr=slave,
+                                    cwd=ROOT, close_fds=True, env=env)
+            ends.append((proc, master, slave))
+            if len(ends) == 1:
+                _read_until(master, b"serial> sim: link over TCP: listening on " + addr.encode(), b"")
+        _read_until(ends[0][1], b"serial> sim: link over TCP: connected on " + addr.encode(), b"")
+        _read_until(ends[1][1], b"serial> sim: link over TCP: connected to " + addr.encode(), b"")
+        for (proc, master, _), role in zip(ends, ("listen", "connect")):
+            if role == "connect":  # the first has quit: a pulled cable
+                _read_until(master, b"serial> sim: link over TCP: the other console left; reconnecting to "
+                            + addr.encode(), b"")
+            os.write(master, b"q")
+            path = os.path.join(str(tmp_path), "pisti", "sim-pico-tcp-%s-%s.nvm" % (addr.split(":")[1], role))
+            _read_until(master, ("sim: saves kept in %s" % path).encode(), b"")
+            assert proc.wait(timeout=30) == 0
+    finally:
+        for proc, master, slave in ends:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            os.close(master)
+            os.close(slave)

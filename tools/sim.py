@@ -30,8 +30,14 @@ tick, ``WAIT:MS`` no key for MS ms of virtual time). ``--status`` prints one
 JSON line at exit: ``app.status()`` plus ``display`` (the panel: ``on``,
 ``brightness``, ``contrast``), ``demo``, ``frames``, ``i2c_bytes`` and ``ms``
 (virtual time).
-Exit status: 0 done, 1 the firmware crashed, a bot failed or --max-ms cut a
-key script short, 2 bad usage, 130 Ctrl-C.
+Exit status: 0 done, 1 the firmware crashed, an outside bot failed (a
+built-in bot played its seat on) or --max-ms cut a key script short, 2 bad
+usage, 130 Ctrl-C.
+
+Played by hand (the terminal, the window without a key script) a console
+keeps its saves in a file of its own in the user's data folder
+(:mod:`tools.simlib.nvmfile`); ``--nvm PATH`` picks the file, ``--no-nvm``
+keeps none, and headless or scripted runs keep none unless ``--nvm`` asks.
 """
 
 import argparse
@@ -50,6 +56,7 @@ if __name__ == "__main__":  # typed as python tools/sim.py: the project's .venv
 
 import tools.shims  # noqa: E402,F401  (sets BLINKA_OS_AGNOSTIC before anything imports board)
 from tools.botproto import program_problem  # noqa: E402
+from tools.simlib import nvmfile  # noqa: E402
 from tools.simlib import script as scriptlib  # noqa: E402
 from tools.simlib.headless import UntilTimeout  # noqa: E402
 from tools.simlib.script import UsageError  # noqa: E402
@@ -105,7 +112,17 @@ def build_parser():
     p.add_argument("--bot-log", metavar="PATH",
                    help="append the outside bots' error output (stderr) to PATH; in the terminal it goes to "
                         "pisti-bots-PID.log in the temporary folder by default (the screen would wipe it)")
-    p.add_argument("--nvm", metavar="PATH", help="file behind microcontroller.nvm (kept across runs)")
+    p.add_argument("--nvm", metavar="PATH",
+                   help="the file behind microcontroller.nvm: the console's saves (the game kept to Continue, the "
+                        "settings, the statistics, the rankings), kept across runs. Played in the terminal or the "
+                        "window the default is %s (%s with --profile featherwing; with --link "
+                        "sim-PROFILE-link-a.nvm and -link-b.nvm, with --link HOST:PORT sim-PROFILE-tcp-PORT-listen.nvm "
+                        "or -connect.nvm; the folder is $XDG_DATA_HOME/pisti, else ~/.local/share/pisti); headless "
+                        "and key-script runs keep no file unless given one"
+                        % (nvmfile.default_path("pico").replace("%", "%%"),
+                           os.path.basename(nvmfile.default_path("featherwing"))))
+    p.add_argument("--no-nvm", "--fresh", dest="no_nvm", action="store_true",
+                   help="no saves file: start with an empty flash and keep nothing")
     p.add_argument("--rated", action="store_true", help="with --start: a rated game (T-1, PISTI_RATED)")
     p.add_argument("--power-cut-after-bytes", type=int, metavar="N", dest="power_cut",
                    help="end the run as a power loss would after N bytes written to nvm")
@@ -129,7 +146,7 @@ def build_parser():
     link.add_argument("--keys2", metavar="SCRIPT", help="with --link: console B's key script")
     link.add_argument("--profile2", choices=scriptlib.PROFILES, help="with --link: console B's board (default: A's)")
     link.add_argument("--lang2", choices=("en", "tr"), help="with --link: console B's language")
-    link.add_argument("--nvm2", metavar="PATH", help="with --link: the file behind console B's nvm")
+    link.add_argument("--nvm2", metavar="PATH", help="with --link: the file behind console B's nvm (its saves)")
     link.add_argument("--shot2", metavar="FILE.png", help="with --link: console B's last frame as a PNG, 4x")
     link.add_argument("--link-loss", type=float, default=0.0, metavar="P",
                       help="with --link: chance a byte on the virtual cable is lost (default 0)")
@@ -239,6 +256,11 @@ def parse_args(argv):
             setattr(opts, name, os.path.abspath(value))
     if opts.code and not os.path.isfile(opts.code):
         raise UsageError("--code %s: no such file" % opts.code)
+    if opts.no_nvm and (opts.nvm or opts.nvm2):
+        raise UsageError("--no-nvm and --%s: give one (no saves file, or that file)" % ("nvm" if opts.nvm else "nvm2"))
+    # played by hand: the console keeps its saves in the data folder unless told otherwise
+    opts.keep = not opts.no_nvm and not opts.headless and not (
+        opts.window and (opts.keys is not None or opts.keys2 is not None))
     opts.auto_max_ms = opts.max_ms is None and (opts.headless or (opts.window and opts.keys is not None))
     if opts.auto_max_ms:
         opts.max_ms = HEADLESS_MAX_MS + sum(ms if name == scriptlib.WAIT else ms[1] for name, ms in opts.steps
@@ -296,8 +318,6 @@ def _link_args(opts):
 
 def run_pair(opts, out=None, err=None):
     """--link: two consoles in this process; return the exit status."""
-    from tools.simlib.pair import Pair  # pylint: disable=import-outside-toplevel
-
     out = out or sys.stdout
     err = err or sys.stderr
     if opts.headless:
@@ -316,11 +336,28 @@ def run_pair(opts, out=None, err=None):
         front = PairTerminal([opts.buttons, opts.b.buttons], cells=opts.cells, hold_ms=opts.hold,
                              long_ms=opts.long_ms)
     realtime = not opts.headless and opts.keys is None and opts.keys2 is None
+    held = []
+    try:
+        for explicit, option, profile, console in ((opts.nvm, "--nvm", opts.profile, "link-a"),
+                                                   (opts.nvm2, "--nvm2", opts.b.profile, "link-b")):
+            held.append(_saves(opts, explicit, option, profile, console, err))
+        return _run_pair(opts, front, realtime, held, out, err)
+    finally:
+        for claim in held:
+            if claim is not None:
+                claim.close()
+
+
+def _run_pair(opts, front, realtime, held, out, err):  # pylint: disable=too-many-arguments,too-many-branches
+    """run_pair(), its front end made and the consoles' saves files held."""
+    from tools.simlib.pair import Pair  # pylint: disable=import-outside-toplevel
+
     sessions = []
-    for name, profile, overrides, nvm in (("A", opts.profile, opts.overrides, opts.nvm),
-                                          ("B", opts.b.profile, opts.b.overrides, opts.nvm2)):
+    for name, profile, overrides, claim in (("A", opts.profile, opts.overrides, held[0]),
+                                            ("B", opts.b.profile, opts.b.overrides, held[1])):
         console = Console(echo=err if opts.headless else None)
-        sessions.append(Session(profile=profile, code=opts.code, overrides=overrides, nvm_path=nvm, realtime=realtime,
+        sessions.append(Session(profile=profile, code=opts.code, overrides=overrides,
+                                nvm_path=claim.path if claim is not None else None, realtime=realtime,
                                 getenv_style=opts.getenv_style, max_ms=opts.max_ms, console=console,
                                 log=err, power_cut=opts.power_cut if name == "A" else None))
     pair = Pair(sessions, front, loss=opts.link_loss, corrupt=opts.link_loss / 5, seed=opts.seed or 0)
@@ -354,6 +391,8 @@ def run_pair(opts, out=None, err=None):
             code = 1 if driver is not None else code
         elif s.outcome == "power_cut":
             err.write("sim: console %s: power cut after %d bytes written to nvm\n" % (name, opts.power_cut))
+        if realtime and twin.error is None and s.outcome != "crashed":
+            _goodbye(s, held[twin.index], err, name)
     for path, twin in ((opts.shot, pair.twins[0]), (opts.shot2, pair.twins[1])):
         if path:
             twin.session.rig.oled.save_png(path, scale=4)
@@ -391,15 +430,8 @@ def _report_outcome(session, frontend, opts, err):
                   "to switch on)\n" % opts.power_cut)
         return 0
     if outcome == "crashed":
-        exc = session.exception
-        if type(exc).__name__ == "BotFailure":
-            if session.bot_log:  # its traceback, if it printed one, is there
-                err.write("sim: %s; its error output is in %s\n" % (exc, session.bot_log))
-            else:
-                err.write("sim: %s\n" % exc)
-        else:
-            err.write(session.error)
-            err.write("sim: the firmware crashed (%s)\n" % type(exc).__name__)
+        err.write(session.error)
+        err.write("sim: the firmware crashed (%s)\n" % type(session.exception).__name__)
         return 1
     if isinstance(outcome, UntilTimeout):
         err.write("sim: %s\n" % outcome)
@@ -419,38 +451,117 @@ def _report_outcome(session, frontend, opts, err):
     return 0
 
 
+def _saves(opts, explicit, option, profile, console, log):
+    """The Claim on a console's saves file: ``explicit`` (the file ``option``,
+    --nvm or --nvm2, names), else, for a console played by hand, its own file
+    in the data folder (``console`` tells the consoles of a link apart); None
+    keeps the flash in memory. Raises UsageError when another simulator has
+    the named file open."""
+    if explicit:
+        try:
+            return nvmfile.claim(explicit)
+        except nvmfile.InUse:
+            raise UsageError("%s %s: another simulator has this file open (each console has its own flash)"
+                             % (option, explicit)) from None
+        except OSError as exc:
+            raise UsageError("%s %s: %s" % (option, explicit, exc.strerror or exc)) from None
+    if not opts.keep:
+        return None
+    try:
+        return nvmfile.claim(nvmfile.default_path(profile, console), spares=True)
+    except (OSError, nvmfile.InUse) as exc:
+        log.write("sim: this run keeps no saves (%s)\n" % exc)
+        return None
+
+
+def _goodbye(session, held, err, name=""):
+    """A console played by hand has stopped: where its saves are, and whether
+    the game on its table is kept to Continue."""
+    try:
+        status = session.app_status()
+    except Exception:  # pylint: disable=broad-except
+        status = {}
+    playing = bool(status.get("game")) and not status.get("over") and not status.get("demo")
+    who = "console %s: " % name if name else ""
+    if held is None:
+        if playing:
+            err.write("sim: %sthe game is not kept: this run has no saves file\n" % who)
+    elif playing:
+        err.write("sim: %sthe game is kept in %s: start again and choose Continue\n" % (who, held.path))
+    else:
+        err.write("sim: %ssaves kept in %s\n" % (who, held.path))
+
+
+def _tcp_end(opts, err):
+    """--link HOST:PORT: this console's UART over TCP (None without it); raises OSError."""
+    tcp = getattr(opts, "link_address", None)
+    if tcp is None:
+        return None
+    from tools.simlib.tcplink import TcpEnd  # pylint: disable=import-outside-toplevel
+
+    try:
+        return TcpEnd(tcp)
+    except OSError as exc:
+        err.write("sim: --link %s:%d: %s\n" % (tcp[0], tcp[1], exc))
+        raise
+
+
 def run(opts, out=None, err=None):
     """Boot the firmware with ``opts`` (from :func:`parse_args`); return the exit status."""
     out = out or sys.stdout
     err = err or sys.stderr
-    frontend = make_frontend(opts)
-    # The terminal shows device output and notes under the screen, not on stderr.
-    console = getattr(frontend, "console", None)
-    log = console or err
-    console = console or Console(echo=err)
-    realtime = not opts.headless and opts.keys is None
-    tcp = getattr(opts, "link_address", None)
-    if tcp is not None:
-        realtime = True  # two processes: each clock follows real time, so the link's timers agree
+    try:
+        end = _tcp_end(opts, err)
+    except OSError:
+        return 1
+    held = None
+    try:
+        frontend = make_frontend(opts)
+        # The terminal shows device output and notes under the screen, not on stderr.
+        console = getattr(frontend, "console", None)
+        log = console or err
+        held = _saves(opts, opts.nvm, "--nvm", opts.profile,
+                      None if end is None else "tcp-%d-%s" % (end.address[1], end.role), log)
+        return _run(opts, frontend, console or Console(echo=err), log, end, held, out, err)
+    finally:
+        if end is not None:
+            end.close()
+        if held is not None:
+            held.close()
+
+
+def _run(opts, frontend, console, log, end, held, out, err):  # pylint: disable=too-many-arguments
+    """run(), its front end, link end and saves file made."""
+    by_hand = not opts.headless and opts.keys is None
+    realtime = by_hand or end is not None  # two processes: each clock follows real time, so the link's timers agree
     bot_log = opts.bot_log
     if bot_log is None and opts.bots and not (opts.headless or opts.window):
         bot_log = os.path.join(tempfile.gettempdir(), "pisti-bots-%d.log" % os.getpid())
     session = Session(profile=opts.profile, code=opts.code, settings_file=getattr(opts, "settings_file", None),
-                      overrides=opts.overrides, nvm_path=opts.nvm,
+                      overrides=opts.overrides, nvm_path=held.path if held is not None else None,
                       realtime=realtime, getenv_style=opts.getenv_style, max_ms=opts.max_ms,
                       record=bool(opts.record), bots=opts.bots, console=console, log=log,
                       power_cut=opts.power_cut, bot_log=bot_log, battery=opts.battery)
     with session:
-        if tcp is not None:
-            from tools.simlib.tcplink import TcpEnd  # pylint: disable=import-outside-toplevel
+        if held is not None and by_hand and log is not err:  # (the terminal's line under the screen)
+            log.write("sim: saves in %s\n" % held.path)
+        if end is not None:
+            session.rig.link_end = end
+            log.write("sim: link over TCP: %s\n" % end.state())
+            log.flush()
 
-            try:
-                session.rig.link_end = TcpEnd(tcp)
-            except OSError as exc:
-                err.write("sim: --link %s:%d: %s\n" % (tcp[0], tcp[1], exc))
-                return 1
-            log.write("sim: link over TCP: %s %s:%d\n" % (
-                "listening on" if session.rig.link_end.role == "listen" else "connecting to", tcp[0], tcp[1]))
+            def changed(text):
+                log.write("sim: link over TCP: %s\n" % text)
+                log.flush()
+
+            end.on_change = changed
+            update = frontend.update
+
+            def update_and_poll(running, now):
+                end.poll()  # the status line follows the connection in the menus too
+                return update(running, now)
+
+            frontend.update = update_and_poll
         try:
             session.boot(frontend)
             code = _report_outcome(session, frontend, opts, err)
@@ -463,12 +574,18 @@ def run(opts, out=None, err=None):
             session.outcome = SimQuit("interrupted")
             err.write("sim: interrupted\n")
             code = 130
+        if session.failures:
+            if log is not err:  # the line under the screen is gone with the screen
+                for bot in session.failures:
+                    where = "; its error output is in %s" % bot_log if bot_log else ""
+                    err.write("sim: %s; %s played seat %d on%s\n" % (bot.describe(), bot.level, bot.seat, where))
+            code = code or 1
+        if by_hand and session.outcome != "crashed":
+            _goodbye(session, held, err)
         if opts.shot:
             session.save_png(opts.shot, scale=4)
         if opts.record:
             session.save_gif(opts.record, scale=4)
-        if tcp is not None:
-            session.rig.link_end.close()
         if opts.status:
             out.write(status_line(session.status()) + "\n")
             out.flush()
@@ -483,9 +600,13 @@ def main(argv=None, out=None, err=None):
     except UsageError as exc:
         err.write("sim.py: %s\n" % exc)
         return 2
-    if opts.link == PAIR:
-        return run_pair(opts, out=out, err=err)
-    return run(opts, out=out, err=err)
+    try:
+        if opts.link == PAIR:
+            return run_pair(opts, out=out, err=err)
+        return run(opts, out=out, err=err)
+    except UsageError as exc:
+        err.write("sim.py: %s\n" % exc)
+        return 2
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ from inside that sleep (a BaseException, so ``except Exception`` in device
 code does not swallow it).
 
 The session also counts frames (``rig.oled.on_frame``), records them for a
-GIF, seats outside bots (``--bot``) and builds the ``--status`` line.
+GIF, seats outside bots (``--bot``; one that fails gives its seat to a
+built-in bot, :class:`OutsideSeat`) and builds the ``--status`` line.
 """
 
 import collections
@@ -132,6 +133,60 @@ def status_line(status):
     return json.dumps(status, sort_keys=True, ensure_ascii=False, default=json_default)
 
 
+def failure_text(seat, command, exc):
+    """One sentence about an outside bot's failure ``exc`` (a BotFailure says
+    it; anything else is named with its type)."""
+    if hasattr(exc, "describe"):
+        return exc.describe()
+    return "the outside bot %s in seat %d failed (%s: %s)" % (command, seat, type(exc).__name__, exc)
+
+
+class OutsideSeat:
+    """A ``--bot`` seat, ``choose(obs)`` as any bot: the outside program's
+    action until it fails (does not start, stops, answers garbage or an
+    illegal action, stays silent past its time limit), then, for the rest of
+    the run, a built-in bot's at the level ``level_of(seat)`` gives, so the
+    game goes on; ``notice(self)`` hears of the failure once. ``ask(call,
+    *args)`` makes every call to the program (the session's: its waits for
+    the process take real time)."""
+
+    def __init__(self, program, level_of, notice, ask=None):
+        self.program = program  # the tools.botproto.ExternalBot
+        self.seat = program.seat
+        self._level_of = level_of
+        self._notice = notice
+        self._ask = ask or (lambda call, *args: call(*args))
+        self.failure = None  # what ended the program's play
+        self.level = None  # the built-in bot's level once it plays
+        self._standin = None
+        self._game = None
+
+    def choose(self, obs):
+        """The program's action for ``obs``, or the built-in bot's once the program failed."""
+        if self.failure is None:
+            try:
+                return self._ask(self.program.choose, obs)
+            except Exception as exc:  # pylint: disable=broad-except
+                self.failure = exc
+                self._ask(self.program.close)
+                self.level = self._level_of(obs.seat)
+                self._notice(self)
+        if self._standin is None or self._game != obs.game:
+            from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+
+            self._standin = make_bot(obs.game, self.level, random)  # the firmware's own seeded random
+            self._game = obs.game
+        return self._standin.choose(obs)
+
+    def describe(self):
+        """The failure in one sentence."""
+        return failure_text(self.seat, self.program.command, self.failure)
+
+    def close(self):
+        """Stop the program."""
+        self.program.close()
+
+
 # pylint: disable=too-many-instance-attributes
 class Session:
     """A simulated device running ``code.py``; use as a context manager.
@@ -181,18 +236,22 @@ class Session:
         self.error = None  # traceback text when device code crashed
         self.exception = None  # the exception itself
         self.outcome = None
-        self.outside = {}  # seat -> ExternalBot
+        self.outside = {}  # seat -> OutsideSeat
+        self.failures = []  # the OutsideSeats whose program failed, in order
         self._warned = set()
         self._tmp = None
         self._aside = {}
         self._saved = None
         self._inner_sleep = None
+        self._real_sleep = time.sleep
+        self._outside_calls = 0  # > 0 while an outside program is asked: its sleeps are real
         self._device_files = {}
 
     # -- set up and tear down ---------------------------------------------------
     def __enter__(self):
         self._tmp = tempfile.mkdtemp(prefix="pisti-sim-")
         settings_path = os.path.join(self._tmp, "settings.toml")
+        self._real_sleep = time.sleep  # (before the shims make the device thread's sleeps virtual)
         with open(settings_path, "w", encoding="utf-8") as handle:
             handle.write(settings_text(self.profile, self.overrides, self.settings_file))
         try:
@@ -309,9 +368,11 @@ class Session:
 
     def _sleep(self, seconds):
         """time.sleep while the session runs: the front end's turn after each
-        sleep of the firmware (other sleeps in the device thread, such as
-        subprocess waiting for an outside bot, just pass)."""
+        sleep of the firmware (other sleeps in the device thread just pass
+        on the clock; subprocess waiting for an outside bot sleeps for real)."""
         rig = self.rig
+        if self._outside_calls:  # subprocess waiting for an outside bot: the process needs real time
+            return self._real_sleep(seconds)
         if (rig is None or self.frontend is None or threading.get_ident() != rig.device_thread
                 or not self._from_device(sys._getframe(1).f_code.co_filename)):  # pylint: disable=protected-access
             return self._inner_sleep(seconds)
@@ -471,7 +532,7 @@ class Session:
         the App before its first tick (a bot may move on that tick), and the
         App's public hook ``seat_bot(seat, factory)`` seats the program now
         and in every game started or continued later (the factory makes the
-        :class:`~tools.botproto.ExternalBot` once the game is known). The
+        :class:`OutsideSeat` once the game is known). The
         after-sleep check in :meth:`_seat_bots` stays as a fallback for
         firmware without the hook, and warns about seats a game lacks.
         """
@@ -499,13 +560,48 @@ class Session:
     def _outside_factory(self, game, seat, players):
         """``App.seat_bot`` factory: the --bot program of ``seat`` (started once)."""
         del players  # the app only asks for seats the game has
-        bot = self.outside.get(seat)
-        if bot is None:
-            from tools.botproto import ExternalBot  # pylint: disable=import-outside-toplevel
-
-            bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], game, seat=seat, stderr=self.bot_log)
+        bot = self._outside_seat(seat, game)
         self._warn_once("seat %d is played by %s" % (seat, self.bot_commands[seat]))
         return bot
+
+    def _outside_seat(self, seat, game):
+        """The OutsideSeat of ``seat`` (made once a run: a program that failed stays replaced)."""
+        bot = self.outside.get(seat)
+        if bot is None:
+            from tools import botproto  # pylint: disable=import-outside-toplevel
+
+            program = botproto.ExternalBot(self.bot_commands[seat], game, timeout=botproto.DEFAULT_TIMEOUT,
+                                           seat=seat, stderr=self.bot_log)
+            bot = self.outside[seat] = OutsideSeat(program, self._standin_level, self._bot_failed, self._ask_outside)
+        return bot
+
+    def _ask_outside(self, call, *args):
+        """``call(*args)``, a call to an outside program: the sleeps in it
+        (subprocess waiting for the process to end) take real time, not the
+        device thread's virtual time."""
+        self._outside_calls += 1
+        try:
+            return call(*args)
+        finally:
+            self._outside_calls -= 1
+
+    def _standin_level(self, seat):
+        """The level of the built-in bot that takes a failed outside bot's
+        seat: the seat's own in this game, usta for the person's seat."""
+        from pisti_core.bots import LEVELS  # pylint: disable=import-outside-toplevel
+
+        levels = getattr(getattr(self.app, "session", None), "levels", None) or ()
+        level = levels[seat] if seat < len(levels) else None
+        return level if level in LEVELS else "usta"
+
+    def _bot_failed(self, bot):
+        """One line on the console (the terminal's line under the screen): who
+        plays the seat now, where the program's error output is, what it did."""
+        self.failures.append(bot)
+        where = "; its error output is in %s" % self.bot_log if self.bot_log else ""
+        self.log.write("sim: the outside bot failed, %s plays seat %d on%s; %s\n"
+                       % (bot.level, bot.seat, where, bot.describe()))
+        self.log.flush()
 
     def _seat_bots(self, app=None):
         """Put the --bot programs in their seats whenever the app has bots."""
@@ -534,10 +630,5 @@ class Session:
                 continue
             if current is None and seat != 0:
                 continue
-            if bot is None:
-                from tools.botproto import ExternalBot  # pylint: disable=import-outside-toplevel
-
-                bot = self.outside[seat] = ExternalBot(self.bot_commands[seat], status.get("game"), seat=seat,
-                                                           stderr=self.bot_log)
-            bots[seat] = bot
+            bots[seat] = self._outside_seat(seat, status.get("game"))
             self._warn_once("seat %d is played by %s" % (seat, self.bot_commands[seat]))

@@ -15,7 +15,8 @@ Who listens: the first process started on HOST:PORT finds nobody there and
 listens; the second connects. A peer that goes away is a pulled cable
 (L-7): the listener takes the next connection, the connector tries again
 every second (a console booting again after a power cut, L-9, finds its
-partner where it was).
+partner where it was). :meth:`TcpEnd.state` says which of these it is now,
+and ``on_change`` (a function of that text) hears each change.
 """
 
 import errno
@@ -23,6 +24,7 @@ import socket
 import time
 
 RETRY_S = 1.0
+POLL_S = 0.25
 
 
 def parse_address(text):
@@ -52,7 +54,23 @@ class TcpEnd:
         self.next_try = 0.0
         self.written = 0
         self.connections = 0
+        self.on_change = None  # called with state() when a connection is made or lost
+        self.next_poll = 0.0
         self._start()
+
+    def state(self):
+        """Where the link stands, as the simulator's status line says it."""
+        where = "%s:%d" % self.address
+        if self.sock is not None:
+            return ("connected on " if self.role == "listen" else "connected to ") + where
+        lost = "the other console left; " if self.connections else ""
+        if self.role == "listen":
+            return lost + "listening on " + where
+        return lost + ("reconnecting to " if self.connections else "connecting to ") + where
+
+    def _changed(self):
+        if self.on_change is not None:
+            self.on_change(self.state())
 
     def _start(self):
         if self._connect():
@@ -87,6 +105,7 @@ class TcpEnd:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock = sock
         self.connections += 1
+        self._changed()
 
     def _link(self):
         """The connection, made or taken when there is none."""
@@ -112,6 +131,30 @@ class TcpEnd:
                 pass
             self.sock = None
             self.next_try = self.clock() + RETRY_S
+            self._changed()
+
+    def poll(self):
+        """Between the firmware's reads (a few times a second at most): take
+        a connection waiting to be accepted and notice one the other side
+        closed, so that state() is right while the firmware leaves the UART
+        alone (in the menus). Tries to connect stay the firmware's."""
+        now = self.clock()
+        if now < self.next_poll:
+            return
+        self.next_poll = now + POLL_S
+        if self.sock is None:
+            if self.listener is not None:
+                self._link()
+            return
+        try:
+            data = self.sock.recv(1, socket.MSG_PEEK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self._drop()
+            return
+        if not data:  # the other side closed: a pulled cable
+            self._drop()
 
     def _pull(self):
         sock = self._link()
@@ -171,6 +214,7 @@ class TcpEnd:
 
     def close(self):
         """Close the sockets (the simulator's end)."""
+        self.on_change = None  # (its own end: no news for the status line)
         self._drop()
         if self.listener is not None:
             self.listener.close()
