@@ -310,8 +310,10 @@ def test_a_failing_outside_bot_gives_its_seat_to_a_built_in_bot_and_the_game_goe
     from tools import botproto  # pylint: disable=import-outside-toplevel
 
     monkeypatch.setattr(botproto, "DEFAULT_TIMEOUT", 0.5)
-    if FAILING_BOTS[how] is None:
-        command = str(tmp_path / "no-such-program")
+    if FAILING_BOTS[how] is None:  # a program that is there but cannot run (its interpreter is missing)
+        command = str(tmp_path / "bad-interpreter")
+        (tmp_path / "bad-interpreter").write_text("#!/no/such/interpreter\n")
+        (tmp_path / "bad-interpreter").chmod(0o755)
     else:
         command = str(tmp_path / "bad.py")
         (tmp_path / "bad.py").write_text(FAILING_BOTS[how])
