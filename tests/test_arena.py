@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
 """The duplicate arena (tools/arena.py) and the outside-bot protocol
-(tools/botproto.py, README.md)."""
+(tools/botproto.py, tools/botlab/README.md)."""
 
 import json
 import os

@@ -112,6 +112,16 @@ def test_one_zip_per_profile_and_circuitpython_version_in_project_bundle_shape(b
                          r"none missing", printed), printed
 
 
+def test_the_readme_gives_the_bundles_size(bundles):
+    """README "Without Python": the files and KB on CIRCUITPY of the Pico's 10.x bundle, as --zip prints them."""
+    _out, printed = bundles
+    got = re.search(rf"wrote {re.escape(bundle_name('pico', 10))}\.zip: (\d+) files, (\d+) KB on CIRCUITPY", printed)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"\(version ([\d.]+): (\d+) files, (\d+) KB;", readme)
+    assert said and said.groups() == (VERSION,) + got.groups(), (
+        "README.md says %r; deploy --zip: version %s, %s files, %s KB" % (said and said.group(0), VERSION, *got.groups()))
+
+
 @pytest.mark.parametrize("profile, major", CASES)
 def test_the_bundle_is_exactly_what_deploy_puts_on_a_board(drives, tmp_path, capsys, profile, major):
     """The same files, byte for byte, as deploy --offline onto an empty CIRCUITPY

@@ -1067,8 +1067,8 @@ def test_verbose_shows_circups_output(drive, project, tmp_path, capfd, monkeypat
 
 
 def test_readme_shows_the_output_deploy_prints(tmp_path, capsys, monkeypatch):
-    """The README's example (issue 13): the real project deployed to a Pico with CircuitPython 10.2.1,
-    circup standing in; the counts change with the project, the wording must not."""
+    """The README's example: the real project deployed to a Pico with CircuitPython 10.2.1, circup
+    standing in; its summary line is the one deploy prints, counts and all."""
     readme = (ROOT / "README.md").read_text()
     example = readme[readme.index("\npisti deploy to /media/me/CIRCUITPY\n"):]
     example = example[1:example.index("```")].splitlines()
@@ -1090,6 +1090,7 @@ def test_readme_shows_the_output_deploy_prints(tmp_path, capsys, monkeypatch):
     assert first == example[example.index("    circup: ...") + 1]
     assert lines[-2] == example[-2]  # code.py last
     assert shape(lines[-1]) == shape(example[-1]) and example[-1].startswith("Summary: ")
+    assert lines[-1] == example[-1], "the README's deploy example: put in deploy's summary %r" % lines[-1]
 
 
 # ---------------------------------------------------------------- --offline: the project's environment

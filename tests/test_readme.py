@@ -14,12 +14,20 @@ import re
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 README = os.path.join(ROOT, "README.md")
+# The tools' own READMEs, where the README's details live: their files and commands are checked too.
+TOOL_READMES = ("tools/botlab/README.md", "tools/simlib/README.md", "tools/web/README.md",
+                "tools/memgauge/README.md", "tools/shims/README.md")
 KEY = re.compile(r"^PISTI_[A-Z0-9_]+$")
 
 
-def readme():
-    with open(README, encoding="utf-8") as f:
+def readme(path=README):
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
         return f.read()
+
+
+def documents():
+    """(path, text) of README.md and the tools' READMEs."""
+    return [("README.md", readme())] + [(p, readme(p)) for p in TOOL_READMES]
 
 
 def settings_section():
@@ -252,12 +260,21 @@ def tool_options(script):
 
 
 def test_named_files_exist():
+    for doc, text in documents():
+        paths = set(re.findall(r"(?<![\w/.\\-])((?:tools|tests|lib|pisti_core|assets|\.ci)/[\w./*-]*[\w*])", text))
+        # A link is relative to the document's folder.
+        links = {os.path.normpath(os.path.join(os.path.dirname(doc), p))
+                 for p in re.findall(r"\]\(([^)]+)\)", text) if "://" not in p}
+        if doc == "README.md":
+            assert len(paths | links) > 20
+        missing = sorted(p for p in paths | links if not glob.glob(os.path.join(ROOT, p)))
+        assert not missing, "%s names files that do not exist: %s" % (doc, ", ".join(missing))
+
+
+def test_the_readme_links_the_tools_readmes():
     text = readme()
-    paths = set(re.findall(r"(?<![\w/.\\-])((?:tools|tests|lib|pisti_core|assets|\.ci)/[\w./*-]*[\w*])", text))
-    paths |= {p for p in re.findall(r"\]\(([^)]+)\)", text) if "://" not in p}
-    assert len(paths) > 20
-    missing = sorted(p for p in paths if not glob.glob(os.path.join(ROOT, p)))
-    assert not missing, "README.md names files that do not exist: %s" % ", ".join(missing)
+    for doc in TOOL_READMES[:4]:
+        assert "](%s)" % doc in text, doc
 
 
 def test_command_lines_use_options_the_tools_have():
@@ -273,7 +290,7 @@ def test_command_lines_use_options_the_tools_have():
         with open(f, encoding="utf-8") as handle:
             everything |= set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", handle.read()))
     used = 0
-    for line in text.splitlines():
+    for line in "\n".join(t for _, t in documents()).splitlines():
         m = re.match(r"\s*(?:python|\.venv/bin/python|bash) tools/((?:\w+/)?\w+\.(?:py|sh))(.*)", line)
         if not m:
             continue
@@ -285,8 +302,9 @@ def test_command_lines_use_options_the_tools_have():
         assert not bad, "%s has no %s: %r" % (script, ", ".join(bad), line)
         used += 1
     assert used > 10
-    unknown = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", text)) - everything)
-    assert not unknown, "README.md names options no tool has: %s" % ", ".join(unknown)
+    for doc, text in documents():
+        unknown = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", text)) - everything)
+        assert not unknown, "%s names options no tool has: %s" % (doc, ", ".join(unknown))
 
 
 def test_the_windows_line_pins_the_circup_of_the_requirements():
@@ -296,3 +314,26 @@ def test_the_windows_line_pins_the_circup_of_the_requirements():
     pins = [next(line.strip() for line in lines if line.lower().startswith(name + "=="))
             for name in ("circup", "python-minifier")]
     assert "`pip install %s`" % " ".join(pins) in readme()
+
+
+def test_the_ladder_table_is_ladder_json():
+    """The README's ladder is ``python tools/ladder.py --from tools/botlab/ladder.json --brief``,
+    and tools/botlab/README.md has the whole table."""
+    import json
+
+    from tools import ladder
+
+    with open(os.path.join(ROOT, "tools", "botlab", "ladder.json"), encoding="utf-8") as f:
+        rows = json.load(f)
+    assert ladder.brief(rows) in readme(), "run python tools/ladder.py --from tools/botlab/ladder.json --brief"
+    assert "python tools/ladder.py --from tools/botlab/ladder.json --brief" in readme()
+    assert ladder.markdown(rows) in readme("tools/botlab/README.md")
+
+
+def test_no_history_in_the_readmes():
+    """A text says what the thing does: no issue or stop numbers, dates or commit hashes."""
+    for doc, text in documents()[:4]:
+        for pattern in (r"\bissue \d", r"\bstop \d", r"\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\w* 20\d\d",
+                        r"\b20\d\d-\d\d-\d\d\b", r"\bat [0-9a-f]{7}\b", r"\bcommit [0-9a-f]{7}"):
+            found = re.search(pattern, text)
+            assert not found, "%s: %r" % (doc, text[max(0, found.start() - 40):found.end() + 40])

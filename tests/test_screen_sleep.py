@@ -33,7 +33,7 @@ def run_sim(*args):
 
 
 def test_left_alone_at_a_table_the_panel_is_off_but_for_its_first_two_minutes():
-    # (issue 19: the screen's time on, dimmed and off on the virtual clock; the README's hour)
+    # (the screen's time on, dimmed and off on the virtual clock, tools/simlib/README.md)
     st = run_sim("--start", "pisti:2:kalfa", "--keys", "WAIT:600000")
     ms = st["screen_ms"]
     assert st["screen"] == "table" and st["display"]["on"] is False

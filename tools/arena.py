@@ -31,7 +31,7 @@ Figures, per matchup (``mean_diff`` and the rates are from A's side):
 * ``pisti_per_hand`` and ``jack_pisti_per_hand`` per bot (Pişti),
   ``ms_per_decision`` (mean) and ``ms_worst`` per bot.
 
-An outside bot that fails (README.md, "Outside bots") loses the match it plays in; the
+An outside bot that fails (tools/botlab/README.md, "Outside bots") loses the match it plays in; the
 failure is reported with the seat and the offending line, and the deal is
 left out of the hand figures.
 
@@ -574,7 +574,7 @@ def micropython_timing(game, players, names, hands, seed):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="Duplicate-format bot arena (see README.md).")
+    ap = argparse.ArgumentParser(description="Duplicate-format bot arena (see tools/botlab/README.md).")
     ap.add_argument("--game", default="pisti", choices=sorted(_GAMES))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--bots", default="usta,greedy",

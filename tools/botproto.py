@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """
 Outside bots: any program that speaks JSON Lines on stdin/stdout takes a seat
-(README.md describes the protocol).
+(tools/botlab/README.md describes the protocol).
 
 For every decision the program receives one line, a JSON object with its
 seat's observation (T-5: nothing more) and the legal actions in R-2 notation,

@@ -87,7 +87,7 @@ SCENES = (
     _s("rankings", _P2 + ("--target", "101", "--rated", "--keys", "A*125,B,DOWN,A"), "rankings",
        "Rankings after a rated match (T-2)"),
     _s("stats", _P2 + ("--target", "101", "--rated", "--keys", "A*125,B,DOWN,A,RIGHT"), "rankings",
-       "Statistics beside the rankings (issue 19)", page=1),
+       "Statistics beside the rankings", page=1),
     _s("battery", ["--seed", "1", "--battery", "3900", "--keys", "A"], "menu",
        "On battery power: the mark in the title bar", battery={"mv": 3899, "mark": "battery"}),
     _s("leave_rated", _P2 + ("--rated", "--keys", "B,DOWN*4,A"), "confirm",
@@ -101,30 +101,30 @@ SCENES = (
     _s("fw_pisti2", ["--start", "pisti:2:usta", "--seed", "7", "--keys", "C"], "table",
        "FeatherWing: Pişti table", _FW),
     _s("fw_hand_end", _P2 + ("--keys", "B*24"), "hand_end", "FeatherWing: hand end", _FW),
-    # The demo (issue 19): 30 s alone at the main menu, or Watch; the DEMO banner in the top bar.
+    # The demo: 30 s alone at the main menu, or Watch; the DEMO banner in the top bar.
     _s("demo", ["--seed", "1", "--keys", "WAIT:36000"], "table",
        "The demo: bots play by themselves (Watch, or 30 s alone at the menu)", demo=True),
     _s("fw_demo", ["--seed", "1", "--keys", "WAIT:36000"], "table", "FeatherWing: the demo", _FW, demo=True),
     # -- more 128x32 checks (tests/golden/fw_*.png) --------------------------------------------
     _s("fw_splash", ["--seed", "1", "--wait", "300"], "splash", profile=_FW),
     _s("fw_new_game", ["--seed", "1", "--keys", "B,B,C"], "new_game", profile=_FW,
-       cursor="mode"),  # the mode on the first screen, practice by default (T-1, issue 13)
+       cursor="mode"),  # the mode on the first screen, practice by default (T-1)
     _s("fw_settings", ["--seed", "1", "--keys", "B,C,C,B"], "settings", profile=_FW),
     _s("fw_settings_tr", ["--seed", "1", "--keys", "B,C,C,B,B,C"], "settings", profile=_FW,
-       editing=True, lang="tr"),  # B edits a value, C changes it (issue 21)
-    # Settings' last rows: Brightness and Screen sleep (issue 19).
+       editing=True, lang="tr"),  # B edits a value, C changes it
+    # Settings' last rows: Brightness and Screen sleep.
     _s("settings_display", ["--seed", "1", "--keys", "A,DOWN*2,A,DOWN*6"], "settings"),
     _s("fw_settings_display_tr", ["--seed", "1", "--lang", "tr", "--keys", "B,C,C,B,C*6"], "settings",
        profile=_FW, lang="tr"),
     _s("fw_rankings", ["--seed", "1", "--keys", "B,C,B"], "rankings", profile=_FW),
     _s("fw_rules", ["--seed", "1", "--keys", "B,C*3,B,B,C"], "rules", profile=_FW),
-    # Statistics (issue 19): the Turkish Pişti page after a match, and the Pis Yedili page.
+    # Statistics: the Turkish Pişti page after a match, and the Pis Yedili page.
     _s("fw_stats_tr", ["--start", "pisti:2:usta", "--seed", "7", "--target", "101", "--lang", "tr",
                        "--keys", "B*125,B:800,C,B,C*2"], "rankings", profile=_FW, page=1, lang="tr"),
     _s("stats_yedili", ["--seed", "1", "--keys", "A,DOWN,A,LEFT"], "rankings", page=2),
     _s("fw_battery_low", ["--seed", "1", "--set", "PISTI_BATTERY=A3,D24", "--battery", "3300", "--keys", "B"],
        "menu", profile=_FW, battery={"mv": 3299, "mark": "low"}),
-    # A bad settings.toml value: its default, and the splash names it (issue 13).
+    # A bad settings.toml value: its default, and the splash names it.
     _s("splash_notice", ["--seed", "1", "--set", "PISTI_TIMER=-5", "--set", "PISTI_LANG=xx", "--wait", "300"],
        "splash", notices=["PISTI_LANG=xx ignored", "PISTI_TIMER=-5 ignored"], notice=0),
     _s("fw_splash_notice", ["--seed", "1", "--set", "PISTI_DISPLAY_ROTATION=90", "--wait", "300"], "splash",

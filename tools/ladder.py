@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: MIT
 """
 The ladder: Usta and Kalfa against the search reference (and greedy) in the
-duplicate arena, per mode, with 95% intervals; a Markdown table for the
-README and a plot (PNG, Pillow).
+duplicate arena, per mode, with 95% intervals; a Markdown table (and a
+short one for the README) and a plot (PNG, Pillow).
 
     python tools/ladder.py --ref pimcgu64h1a8 --deals 400 --seed 7 --out ladder.json --plot ladder.png
     python tools/ladder.py --from ladder.json --plot ladder.png    # redraw, no games
+    python tools/ladder.py --from ladder.json --brief              # a row a mode (the README's table)
     python tools/ladder.py --modes pisti2 --merge ladder.json --out ladder.json   # one mode again
 
 Rows (A vs B, A's mean hand points minus B's; Pis Yedili: penalty avoided):
@@ -81,6 +82,29 @@ def markdown(rows):
     return "\n".join(out)
 
 
+def brief(rows):
+    """The ladder as a short Markdown table, a row a mode: Usta's and Kalfa's mean
+    with its 95% half-width against the mode's reference and against greedy."""
+    out = ["| mode | deals: reference / greedy | Usta vs reference | Kalfa vs reference | Usta vs greedy"
+           " | Kalfa vs greedy |", "|---|---|---|---|---|---|"]
+    modes = []
+    for r in rows:
+        if _mode(r) not in modes:
+            modes.append(_mode(r))
+    for m in modes:
+        got = {(r["a"], r["b"] == "greedy"): r for r in rows if _mode(r) == m}
+        ref = next((r for r in rows if _mode(r) == m and r["b"] != "greedy"), None)
+        cells = []
+        for key in (("usta", False), ("kalfa", False), ("usta", True), ("kalfa", True)):
+            r = got.get(key)
+            cells.append("%+.2f ± %.2f" % (r["mean_diff"], r["ci95"] or 0.0) if r else "")
+        greedy = got.get(("usta", True))
+        deals = "%s / %s" % ("%d (`%s`)" % (ref["deals"], ref["b"]) if ref else "-",
+                             greedy["deals"] if greedy else "-")
+        out.append("| %s | %s | %s |" % (m, deals, " | ".join(cells)))
+    return "\n".join(out)
+
+
 def plot(path, rows, title):
     """Horizontal bars with their 95% intervals, one per row, grouped by mode."""
     from PIL import Image, ImageDraw
@@ -130,7 +154,7 @@ def plot(path, rows, title):
 def main(argv=None):
     ap = argparse.ArgumentParser(description="The bot ladder against the search reference.")
     ap.add_argument("--ref", default="pimcgu64h1a8",
-                    help="the reference bot (Pişti rows; the strongest measured, README)")
+                    help="the reference bot (Pişti rows; the strongest measured, tools/botlab/README.md)")
     ap.add_argument("--yref", default="pimcg8", help="the reference bot (Pis Yedili rows; \"\": none)")
     ap.add_argument("--deals", type=int, default=400, help="deals a row against greedy")
     ap.add_argument("--ref-deals", type=int, default=None,
@@ -145,6 +169,7 @@ def main(argv=None):
                     help="keep that file's rows of the modes not played now")
     ap.add_argument("--plot", metavar="FILE.png")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--brief", action="store_true", help="print a row a mode (the README's table)")
     a = ap.parse_args(argv)
     try:
         if a.src:
@@ -169,7 +194,7 @@ def main(argv=None):
             json.dump(rows, f, indent=1)
     if a.plot:
         plot(a.plot, rows, "Ladder: A's mean points per hand over B (duplicate deals, 95%)")
-    print(markdown(rows))
+    print(brief(rows) if a.brief else markdown(rows))
     return 0
 
 

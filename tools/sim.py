@@ -108,7 +108,7 @@ def build_parser():
     p.add_argument("--status", action="store_true",
                    help="print one JSON line with the app's status at exit (and the display's: on, brightness)")
     p.add_argument("--bot", action="append", default=[], metavar="SEAT=PROGRAM",
-                   help="an outside bot (JSON Lines, README.md) plays SEAT")
+                   help="an outside bot (JSON Lines, tools/botlab/README.md) plays SEAT")
     p.add_argument("--bot-log", metavar="PATH",
                    help="append the outside bots' error output (stderr) to PATH; in the terminal it goes to "
                         "pisti-bots-PID.log in the temporary folder by default (the screen would wipe it)")

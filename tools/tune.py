@@ -156,7 +156,7 @@ def report(res):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="Tune Usta's weights with Optuna (README.md).")
+    ap = argparse.ArgumentParser(description="Tune Usta's weights with Optuna (tools/botlab/README.md).")
     ap.add_argument("--game", default="pisti", choices=sorted(SPACES))
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--against", default="usta", help="the opponent in the trials")

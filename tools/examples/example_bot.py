@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""An outside bot (README.md, "Outside bots"): answers every decision with the first
+"""An outside bot (tools/botlab/README.md, "Outside bots"): answers every decision with the first
 legal action. Try it: ``python tools/arena.py --bots tools/examples/example_bot.py,greedy``."""
 import json
 import sys
