@@ -342,6 +342,7 @@ def test_L2_link_play_from_the_main_menu_host_and_join(device, quick_gc):  # noq
     d.press("A")
     assert d.app.status()["menu"] == ["link_host", "link_join"]
     d.press("A")  # Host
+    d.press("A")  # the Host screen: offer its game
     for _ in range(600):
         d.run(10)
         guest.poll(d.rig.clock.ticks_ms())
@@ -401,6 +402,7 @@ def test_L7_a_silent_link_shows_the_countdown_and_play_goes_on_at_the_same_ply(d
     d.menu_to("link_play")
     d.press("A")
     d.press("A")  # Host
+    d.press("A")  # the Host screen: offer its game
 
     def step():
         d.run(10)
@@ -458,6 +460,7 @@ def _link_hand(d, cable, guest, rated):
     d.menu_to("link_play")
     d.press("A")
     d.press("A")  # Host
+    d.press("A")  # the Host screen: offer its game
 
     def step():
         d.run(10)

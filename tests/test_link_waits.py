@@ -27,6 +27,7 @@ def _host_game(d):
     d.menu_to("link_play")
     d.press("A")
     d.press("A")  # Host
+    d.press("A")  # the Host screen: offer its game
 
     def step(n=1):
         for _ in range(n):
@@ -106,6 +107,7 @@ def test_host_waiting_long_says_what_is_missing_and_b_gives_up(device, quick_gc)
     d.menu_to("link_play")
     d.press("A")
     d.press("A")  # Host, nothing on the cable
+    d.press("A")  # the Host screen: offer its game
     assert d.app.status()["waiting"] == "link_wait"
     d.run(6000)
     st = d.app.status()
@@ -130,6 +132,7 @@ def test_host_waiting_for_the_answer_to_its_offer_says_so(device, quick_gc):  # 
     d.menu_to("link_play")
     d.press("A")
     d.press("A")  # Host
+    d.press("A")  # the Host screen: offer its game
     for _ in range(300):
         d.run(10)
         guest.poll(d.rig.clock.ticks_ms())  # the guest hears the offer and does not answer yet
@@ -154,3 +157,4 @@ def test_join_on_a_line_of_noise_says_it_is_no_pisti_console(device, quick_gc): 
     st = d.app.status()
     assert st["screen"] == "confirm" and "not a pisti console" in " ".join(st["lines"]), st
     assert d.app.link is None
+
