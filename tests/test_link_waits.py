@@ -8,6 +8,9 @@ missing, A does nothing, B gives up."""
 
 import random
 
+import pytest
+
+from test_app_strings import TABLES
 from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from tools.shims import uart
@@ -112,7 +115,7 @@ def test_host_waiting_long_says_what_is_missing_and_b_gives_up(device, quick_gc)
     d.run(6000)
     st = d.app.status()
     assert st["screen"] == "link" and st["waiting"] == "link_silent", st  # L-1: nobody answered
-    assert "Link play, Join" in " ".join(st["lines"]) and st["keys"] == "B give up"
+    assert "Link play > Join" in " ".join(st["lines"]) and st["keys"] == "B give up"
     d.run(60000)
     d.press("A")  # A does nothing: it waits on
     assert d.app.status()["waiting"] == "link_silent" and d.app.link is not None
@@ -157,4 +160,30 @@ def test_join_on_a_line_of_noise_says_it_is_no_pisti_console(device, quick_gc): 
     st = d.app.status()
     assert st["screen"] == "confirm" and "not a pisti console" in " ".join(st["lines"]), st
     assert d.app.link is None
+
+
+@pytest.mark.parametrize("lang, row", [("en", "Link play > %s"), ("tr", "Kabloyla oyun > %s")])
+@pytest.mark.parametrize("role", ["link_host", "link_join"])
+def test_the_wait_says_in_players_words_what_to_choose_on_the_other_console(device, quick_gc, lang, row, role):  # noqa: F811
+    """Hosting, the other console's player chooses Link play > Join; joining,
+    Link play > Host: said in the menu's own words (no README, no UART),
+    waiting and still waiting with nobody on the cable."""
+    d = device(PISTI_LANG=lang)
+    d.first_frame()
+    d.press("A")
+    d.menu_to("link_play")
+    d.press("A")
+    d.menu_to(role)
+    d.press("A")
+    if role == "link_host":
+        d.press("A")  # the Host screen: offer its game
+    other = TABLES[lang]["link_join" if role == "link_host" else "link_host"]
+    for key in ("link_wait", "link_silent"):
+        if key == "link_silent":
+            d.run(6000)
+        st = d.app.status()
+        text = " ".join(st["lines"])
+        assert st["screen"] == "link" and st["waiting"] == key, st
+        assert row % other in text and "README" not in text and "UART" not in text, text
+    d.press("B")
 

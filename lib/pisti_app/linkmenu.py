@@ -21,16 +21,21 @@ FIRMWARE = "pisti"
 
 class LinkWait(Confirm):
     """Waiting for the other console (B gives up, A does nothing): runs the
-    link and moves on when it has something to show. A long wait says
-    what is missing: nobody on the cable yet (the other console not on
-    Link play > Join, or no cable) -- it waits on --, or, hosting, the
-    other player still deciding on the offer."""
+    link and moves on when it has something to show. It says what the other
+    console's player chooses (Link play > Join for a host's, > Host for a
+    guest's); a long wait says what is missing: nobody on the cable yet (the
+    other console not there, or no cable) -- it waits on --, or, hosting,
+    the other player still deciding on the offer."""
 
     name = "link"
 
     def __init__(self, app, key="link_wait", asked=False):
         t = strings.t
-        super().__init__(app, t("link_play"), t(key), self.stay, t("keys_giveup"), self.cancel)
+        text = t(key)
+        if "%" in text:  # the other console's row: Join for a host's, Host for a guest's
+            from pisti_core import linkproto as P
+            text = text % t("link_join" if app.link.lock.role == P.HOST else "link_host")
+        super().__init__(app, t("link_play"), text, self.stay, t("keys_giveup"), self.cancel)
         self.key_text = key
         self.asked = asked
 
