@@ -80,7 +80,7 @@ def test_every_string_has_glyphs_in_the_fonts(lang):
 def test_texts_fit_where_they_are_shown(lang):
     s = TABLES[lang]
     line = ("help_menu", "help_main", "help_settings", "help_settings_edit", "help_new", "help_new_edit",
-            "help_host", "help_host_edit", "help_page", "help_pages", "keys_rematch", "r_mu_legend", "hand_played", "help_pisti", "help_yedili", "help_action", "waiting",
+            "help_host", "help_host_edit", "help_pisti_link", "help_page", "help_pages", "keys_rematch", "r_mu_legend", "hand_played", "help_pisti", "help_yedili", "help_action", "waiting",
             "hand_over", "not_your_turn", "took", "drew", "passed", "picked", "muamele_pick",
             "choose_suit", "hint_opening", "hint_pending", "hint_drawn", "hint_again", "hint_no_card",
             "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title",

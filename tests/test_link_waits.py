@@ -187,3 +187,21 @@ def test_the_wait_says_in_players_words_what_to_choose_on_the_other_console(devi
         assert row % other in text and "README" not in text and "UART" not in text, text
     d.press("B")
 
+
+def test_the_link_tables_key_help_says_b_leaves_as_b_does(device, quick_gc):  # noqa: F811
+    """At a link table B asks whether to leave the link game (not the game
+    menu): the message line says "B leave" (against bots it keeps "B menu": test_app_keyhelp)."""
+    d = device()
+    cable, guest, step = _host_game(d)
+    for _ in range(3000):
+        st = d.app.status()
+        if st.get("legal") and not st.get("holding") and st["message"].startswith("\u25c0\u25b6"):
+            break  # this console's turn, its key help on the message line
+        step()
+        if guest.to_act() >= 0:
+            guest.act(guest.match.hand.legal()[0])
+    assert st["message"] == "\u25c0\u25b6 choose A play B leave", st
+    d.press("B")
+    st = d.app.status()
+    assert st["screen"] == "confirm" and "Leave the link game?" in st["message"] and st["keys"] == "A leave   B stay", st
+
