@@ -531,7 +531,8 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
         assert after[0] == before[0] + 1 and after[3] == before[3] + 1 and after[4] == before[4] - 1
         d.press("A")
         assert d.app.status()["screen"] == "menu", d.app.status()
-    else:
+    else:  # the other is gone, the game goes on if A says so: not "the game has ended"
+        assert text == "The other console was gone for over 3 minutes. A bot can take their seat, or end the game.", st
         assert d.app.rankings.get(game, players, "person") == before
         d.press("A")  # a bot takes the missing seat: the hand goes on here
         ply = d.app.status()["ply"]

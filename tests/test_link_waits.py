@@ -205,3 +205,18 @@ def test_the_link_tables_key_help_says_b_leaves_as_b_does(device, quick_gc):  # 
     st = d.app.status()
     assert st["screen"] == "confirm" and "Leave the link game?" in st["message"] and st["keys"] == "A leave   B stay", st
 
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_L8_the_other_player_leaving_a_practice_game_offers_a_bot_or_the_end(device, quick_gc, lang):  # noqa: F811
+    """The notice says the other player left and what A and B do (a bot
+    takes their seat, or the game ends): not that the game has ended."""
+    d = device(PISTI_LANG=lang)
+    cable, guest, step = _host_game(d)
+    guest.leave()  # its person chose Exit
+    step(100)
+    st = d.app.status()
+    text = " ".join(st["lines"])
+    assert st["screen"] == "confirm" and d.app.link is None, st
+    want = {"en": ("The other player left. A bot can take their seat, or end the game.", "A bot   B end"),
+            "tr": ("Diğer oyuncu çıktı. Yerine bir bot geçebilir ya da oyun biter.", "A bot   B bitir")}[lang]
+    assert (text, st["keys"]) == want, st
