@@ -36,7 +36,7 @@ WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("B
          "hand_cards": ("Onlar", 52, 26),
          "stats_lines": (9999, 9999, 9999, 9999, 9999, 9999), "stats_pistis": (999, 99),
          # (fitted to the line by pisti_app.startup.notices: tests/test_app_settings.py)
-         "bad_setting": ("PISTI_TIMER=-5",), "link_offer": ("Pis Yedili", 4, 151, "practice"), "link_lost": (2, 59), "link_clock": (2, 59), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}
+         "bad_setting": ("PISTI_TIMER=-5",), "link_offer": ("Pis Yedili", 4, 151, "practice"), "link_lost": (2, 59), "link_wait": ("Oyun kur",), "link_silent": ("Oyun kur",), "link_clock": (2, 59), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}
 
 
 def placeholders(text):
@@ -80,7 +80,7 @@ def test_every_string_has_glyphs_in_the_fonts(lang):
 def test_texts_fit_where_they_are_shown(lang):
     s = TABLES[lang]
     line = ("help_menu", "help_main", "help_settings", "help_settings_edit", "help_new", "help_new_edit",
-            "help_page", "help_pages", "keys_rematch", "r_mu_legend", "hand_played", "help_pisti", "help_yedili", "help_action", "waiting",
+            "help_host", "help_host_edit", "help_pisti_link", "help_page", "help_pages", "keys_rematch", "r_mu_legend", "hand_played", "help_pisti", "help_yedili", "help_action", "waiting",
             "hand_over", "not_your_turn", "took", "drew", "passed", "picked", "muamele_pick",
             "choose_suit", "hint_opening", "hint_pending", "hint_drawn", "hint_again", "hint_no_card",
             "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title",
@@ -101,12 +101,13 @@ def test_texts_fit_where_they_are_shown(lang):
             ("bot_n", "lv_kalfa"), ("language", "language"), ("sound", "off"),
             ("bot_speed", "sp_vfast"), ("leave", "start"), ("continue", "start"),
             ("mode", "practice"), ("timer", "secs"), ("undo_opt", "off"), ("brightness", "br_mid"),
-            ("brightness", "br_high"), ("screen_sleep", "mins"), ("screen_sleep", "never"))
+            ("brightness", "br_high"), ("screen_sleep", "mins"), ("screen_sleep", "never"),
+            ("link_seats", "link_opponents_v"), ("link_seats", "link_partners_v"))
     for label, value in rows:  # a menu row: 21 medium characters with the value's arrows
         shown = "Türkçe" if value == "language" else filled(s, value) if value in ("secs", "mins") else s[value]
         text = filled(s, label) + " " + shown + "\u25c0\u25b6"
         assert len(text) <= 21, text
-    for key in ("undo", "leave_table", "resume", "scores"):  # a menu row without a value
+    for key in ("undo", "leave_table", "resume", "scores", "link_go"):  # a menu row without a value
         assert len(s[key]) <= 21, key
     for key in ("you_won", "winner_is", "shared_win", "match_over"):
         assert len(filled(s, key)) <= 21, key

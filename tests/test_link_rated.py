@@ -103,7 +103,9 @@ def test_L10_the_other_console_leaving_ends_a_rated_game_with_nothing_recorded_h
         d.run(10)
         host.poll(d.rig.clock.ticks_ms())
     st = d.app.status()
-    assert st["screen"] == "confirm" and "left the table" in " ".join(st["lines"]), st
+    text = " ".join(st["lines"])
+    assert st["screen"] == "confirm" and text == ("The other player left the table: the game has ended. "
+                                                  "Nothing is recorded for you."), st
     assert d.app.link is None and d.app.session is None and not st["saved"]
     assert st["rankings"] == {}  # the one who left pays (T-4), not this console
 

@@ -342,6 +342,7 @@ def test_L2_link_play_from_the_main_menu_host_and_join(device, quick_gc):  # noq
     d.press("A")
     assert d.app.status()["menu"] == ["link_host", "link_join"]
     d.press("A")  # Host
+    d.press("A")  # the Host screen: offer its game
     for _ in range(600):
         d.run(10)
         guest.poll(d.rig.clock.ticks_ms())
@@ -401,6 +402,7 @@ def test_L7_a_silent_link_shows_the_countdown_and_play_goes_on_at_the_same_ply(d
     d.menu_to("link_play")
     d.press("A")
     d.press("A")  # Host
+    d.press("A")  # the Host screen: offer its game
 
     def step():
         d.run(10)
@@ -458,6 +460,7 @@ def _link_hand(d, cable, guest, rated):
     d.menu_to("link_play")
     d.press("A")
     d.press("A")  # Host
+    d.press("A")  # the Host screen: offer its game
 
     def step():
         d.run(10)
@@ -528,7 +531,8 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
         assert after[0] == before[0] + 1 and after[3] == before[3] + 1 and after[4] == before[4] - 1
         d.press("A")
         assert d.app.status()["screen"] == "menu", d.app.status()
-    else:
+    else:  # the other is gone, the game goes on if A says so: not "the game has ended"
+        assert text == "The other console was gone for over 3 minutes. A bot can take their seat, or end the game.", st
         assert d.app.rankings.get(game, players, "person") == before
         d.press("A")  # a bot takes the missing seat: the hand goes on here
         ply = d.app.status()["ply"]

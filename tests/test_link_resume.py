@@ -39,6 +39,7 @@ class Rig:
         d.menu_to("link_play")
         d.press("A")
         d.press("A")  # Host
+        d.press("A")  # the Host screen: offer its game
         self.until(lambda st: st["screen"] == "table")
 
     def clock(self):
@@ -194,6 +195,7 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, quick_
     r.d.menu_to("link_play")
     r.d.press("A")
     r.d.press("A")  # Host
+    r.d.press("A")  # the Host screen: offer its game
     for _ in range(3000):
         if r.d.app.restart:
             break

@@ -8,6 +8,9 @@ missing, A does nothing, B gives up."""
 
 import random
 
+import pytest
+
+from test_app_strings import TABLES
 from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from tools.shims import uart
@@ -27,6 +30,7 @@ def _host_game(d):
     d.menu_to("link_play")
     d.press("A")
     d.press("A")  # Host
+    d.press("A")  # the Host screen: offer its game
 
     def step(n=1):
         for _ in range(n):
@@ -106,11 +110,12 @@ def test_host_waiting_long_says_what_is_missing_and_b_gives_up(device, quick_gc)
     d.menu_to("link_play")
     d.press("A")
     d.press("A")  # Host, nothing on the cable
+    d.press("A")  # the Host screen: offer its game
     assert d.app.status()["waiting"] == "link_wait"
     d.run(6000)
     st = d.app.status()
     assert st["screen"] == "link" and st["waiting"] == "link_silent", st  # L-1: nobody answered
-    assert "Link play, Join" in " ".join(st["lines"]) and st["keys"] == "B give up"
+    assert "Link play > Join" in " ".join(st["lines"]) and st["keys"] == "B give up"
     d.run(60000)
     d.press("A")  # A does nothing: it waits on
     assert d.app.status()["waiting"] == "link_silent" and d.app.link is not None
@@ -130,6 +135,7 @@ def test_host_waiting_for_the_answer_to_its_offer_says_so(device, quick_gc):  # 
     d.menu_to("link_play")
     d.press("A")
     d.press("A")  # Host
+    d.press("A")  # the Host screen: offer its game
     for _ in range(300):
         d.run(10)
         guest.poll(d.rig.clock.ticks_ms())  # the guest hears the offer and does not answer yet
@@ -154,3 +160,63 @@ def test_join_on_a_line_of_noise_says_it_is_no_pisti_console(device, quick_gc): 
     st = d.app.status()
     assert st["screen"] == "confirm" and "not a pisti console" in " ".join(st["lines"]), st
     assert d.app.link is None
+
+
+@pytest.mark.parametrize("lang, row", [("en", "Link play > %s"), ("tr", "Kabloyla oyun > %s")])
+@pytest.mark.parametrize("role", ["link_host", "link_join"])
+def test_the_wait_says_in_players_words_what_to_choose_on_the_other_console(device, quick_gc, lang, row, role):  # noqa: F811
+    """Hosting, the other console's player chooses Link play > Join; joining,
+    Link play > Host: said in the menu's own words (no README, no UART),
+    waiting and still waiting with nobody on the cable."""
+    d = device(PISTI_LANG=lang)
+    d.first_frame()
+    d.press("A")
+    d.menu_to("link_play")
+    d.press("A")
+    d.menu_to(role)
+    d.press("A")
+    if role == "link_host":
+        d.press("A")  # the Host screen: offer its game
+    other = TABLES[lang]["link_join" if role == "link_host" else "link_host"]
+    for key in ("link_wait", "link_silent"):
+        if key == "link_silent":
+            d.run(6000)
+        st = d.app.status()
+        text = " ".join(st["lines"])
+        assert st["screen"] == "link" and st["waiting"] == key, st
+        assert row % other in text and "README" not in text and "UART" not in text, text
+    d.press("B")
+
+
+def test_the_link_tables_key_help_says_b_leaves_as_b_does(device, quick_gc):  # noqa: F811
+    """At a link table B asks whether to leave the link game (not the game
+    menu): the message line says "B leave" (against bots it keeps "B menu": test_app_keyhelp)."""
+    d = device()
+    cable, guest, step = _host_game(d)
+    for _ in range(3000):
+        st = d.app.status()
+        if st.get("legal") and not st.get("holding") and st["message"].startswith("\u25c0\u25b6"):
+            break  # this console's turn, its key help on the message line
+        step()
+        if guest.to_act() >= 0:
+            guest.act(guest.match.hand.legal()[0])
+    assert st["message"] == "\u25c0\u25b6 choose A play B leave", st
+    d.press("B")
+    st = d.app.status()
+    assert st["screen"] == "confirm" and "Leave the link game?" in st["message"] and st["keys"] == "A leave   B stay", st
+
+
+@pytest.mark.parametrize("lang", ["en", "tr"])
+def test_L8_the_other_player_leaving_a_practice_game_offers_a_bot_or_the_end(device, quick_gc, lang):  # noqa: F811
+    """The notice says the other player left and what A and B do (a bot
+    takes their seat, or the game ends): not that the game has ended."""
+    d = device(PISTI_LANG=lang)
+    cable, guest, step = _host_game(d)
+    guest.leave()  # its person chose Exit
+    step(100)
+    st = d.app.status()
+    text = " ".join(st["lines"])
+    assert st["screen"] == "confirm" and d.app.link is None, st
+    want = {"en": ("The other player left. A bot can take their seat, or end the game.", "A bot   B end"),
+            "tr": ("Diğer oyuncu çıktı. Yerine bir bot geçebilir ya da oyun biter.", "A bot   B bitir")}[lang]
+    assert (text, st["keys"]) == want, st

@@ -28,8 +28,8 @@ from tools.simlib.script import profile_buttons
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIM = os.path.join(ROOT, "tools", "sim.py")
 PICO = profile_buttons("pico")
-# Main menu > Link play (the sixth row) > Host; the guest: > Join, then A on the offer.
-HOST = "A,DOWN*5,A,A"
+# Main menu > Link play (the sixth row) > Host > A (the Host screen offers its game); the guest: > Join, then A on the offer.
+HOST = "A,DOWN*5,A,A,A"
 JOIN = "A,DOWN*5,A,DOWN,A,WAIT:2000,A"
 
 

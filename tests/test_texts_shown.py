@@ -26,7 +26,7 @@ TEXT_FILES = ("str_en.py", "str_tr.py")
 # of pisti_core.table.leave_branch, "nvm_" + the saves' state (app.py),
 # "r_" + a P-12 row of results_pisti, t(game) for "pisti" / "yedili", a
 # menu's help key + "_edit" (pisti_app.menu: three buttons editing a value).
-DYNAMIC = (r"r_(cards|aces|jacks|two_clubs|ten_diamonds|majority|pistis|jack_pistis)", r"help_(settings|new)_edit", r"lv_(acemi|kalfa|usta|person)", r"cost_\w+", r"nvm_(reset|recovered)", r"pisti|yedili")
+DYNAMIC = (r"r_(cards|aces|jacks|two_clubs|ten_diamonds|majority|pistis|jack_pistis)", r"help_(settings|new|host)_edit", r"lv_(acemi|kalfa|usta|person)", r"cost_\w+", r"nvm_(reset|recovered)", r"pisti|yedili")
 
 # Drawn in the medium font (menu rows, the match end's head line): 21 columns.
 MEDIUM = ("continue", "new_game", "rankings", "settings", "rules", "about", "game", "players",
@@ -35,10 +35,10 @@ MEDIUM = ("continue", "new_game", "rankings", "settings", "rules", "about", "gam
           "sp_fast", "sp_vfast", "resume", "scores", "leave", "buttons", "mode", "rated",
           "practice", "timer", "secs", "undo_opt", "undo", "leave_table", "you_won", "winner_is",
           "shared_win", "match_over", "brightness", "br_low", "br_mid", "br_high", "screen_sleep",
-          "mins", "never", "link_host", "link_join", "link_seats", "link_partners_v", "link_opponents_v")
+          "mins", "never", "link_host", "link_join", "link_seats", "link_partners_v", "link_opponents_v", "link_go")
 # Word-wrapped over several lines of 25 (text pages, confirmations, toasts).
 WRAPPED = ("no_rankings", "stats_empty", "exit_leaves", "new_leaves", "time_left", "oom", "oom_resume", "link_offer", "link_wait", "link_gone",
-           "link_gone_bot", "link_left", "link_partners", "link_leave_q",
+           "link_gone_bot", "link_left", "link_quit", "link_away", "link_partners", "link_leave_q",
            "link_opponents", "link_silent", "link_asked", "link_noise", "link_declined")
 
 

@@ -138,6 +138,12 @@ SCENES = (
     _s("fw_yedili_why_not", ["--start", "yedili:2:usta", "--seed", "7", "--keys", "C,B"], "table", profile=_FW),
     _s("fw_timer", ["--start", "yedili:2:usta", "--rated", "--seed", "7"], "table", profile=_FW),
     _s("fw_pause", ["--start", "pisti:2:usta", "--seed", "7", "--keys", "B:800"], "pause", profile=_FW),
+    # Link play (L-2): the Host screen shows the game it offers (in a Pişti 4p where the two people
+    # sit) and changes it; the wait says what to choose on the other console.
+    _s("link_host", ["--seed", "1", "--keys", "A,DOWN*5,A,A,DOWN*2,RIGHT,DOWN*2"], "host", cursor="link_seats"),
+    _s("fw_link_host_tr", ["--seed", "1", "--lang", "tr", "--keys", "B,C*5,B,B,C*4"], "host", profile=_FW,
+       cursor="start", lang="tr"),
+    _s("fw_link_wait", ["--seed", "1", "--keys", "B,C*5,B,B,C*4,B,C"], "link", profile=_FW, waiting="link_wait"),
     _s("fw_leave_rated", ["--start", "pisti:2:usta", "--rated", "--seed", "7", "--keys", "B:800,C*4,B"], "confirm",
        profile=_FW),
     # The demo's second mode by Watch (a key ended the first; A wraps to the last row), its

@@ -21,7 +21,7 @@ Examples::
     python tools/sim.py --start pisti:2:usta --bot 1=tools/examples/example_bot.py
     python tools/sim.py --headless --drive "unzipped/CircuitPython 10.x" --status   # a bundle, as copied to CIRCUITPY
     python tools/sim.py --link                           # two linked consoles side by side (issue 18)
-    python tools/sim.py --headless --link --keys "A,DOWN*5,A,A,WAIT:4000" --keys2 "A,DOWN*5,A,DOWN,A,WAIT:2000,A" --status
+    python tools/sim.py --headless --link --keys "A,DOWN*5,A,A,A,WAIT:4000" --keys2 "A,DOWN*5,A,DOWN,A,WAIT:2000,A" --status
     python tools/sim.py --link 127.0.0.1:7777            # twice: the first listens, the second connects (TCP)
 
 ``--keys`` is a comma list of ``NAME[:HOLD_MS][*N]`` (``A*3``, ``B:900``

@@ -47,7 +47,8 @@ def gone(self, app, left=False):
     """L-8: the link lost for more than 3 minutes ends the link game. Rated:
     this console's person is ranked as leaving now (T-4, the code path of
     Exit), the link closed, the main menu under the notice. Practice: the
-    link closed and a bot offered for the missing seat (A), or the end.
+    link closed and a bot offered for the missing seat (A), or the end (B);
+    the notice says the other is gone, not that the game has ended.
     ``left``: the other console left (its goodbye) or the link failed:
     rated, the game ends with nothing recorded here (the leaver pays,
     T-4); practice, as above."""
@@ -55,10 +56,13 @@ def gone(self, app, left=False):
     t = strings.t
     s = app.session
     app._link_secs = -1
-    why = t("link_gone")
+    why = t("link_away")
     if left:  # the other console said goodbye, or the link failed: nothing is recorded here
         err = self.lock.error
-        why = t("link_left") if err is None or err.key == "bye" else t("link_failed") + " " + err.text
+        if err is not None and err.key != "bye":
+            why = t("link_failed") + " " + err.text
+        else:
+            why = t("link_left") if s.rated else t("link_quit")
         if s.rated:
             app._close_table()
             app.saves.end()

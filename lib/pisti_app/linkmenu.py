@@ -5,8 +5,9 @@
 ====================
 
 Link play from the main menu (RULES.md L-1, L-2): Host offers the game set
-up in the New game rows (the guest sits at seat 1, or at 2 -- the host's
-partner -- in a Pişti 4p; bots in the other seats); Join waits for an offer,
+up on its screen (the New game rows, :meth:`pisti_app.menus.Menus.host`: the
+guest sits at seat 1, or at 2 -- the host's partner -- in a Pişti 4p with
+People on Partners; bots in the other seats); Join waits for an offer,
 shows it, and joins (A) or declines (B). Loaded only when chosen; the link
 modules go with it when the link game ends (:meth:`App._end_match`).
 """
@@ -20,16 +21,21 @@ FIRMWARE = "pisti"
 
 class LinkWait(Confirm):
     """Waiting for the other console (B gives up, A does nothing): runs the
-    link and moves on when it has something to show. A long wait says
-    what is missing: nobody on the cable yet (the other console not on
-    Link play > Join, or no cable) -- it waits on --, or, hosting, the
-    other player still deciding on the offer."""
+    link and moves on when it has something to show. It says what the other
+    console's player chooses (Link play > Join for a host's, > Host for a
+    guest's); a long wait says what is missing: nobody on the cable yet (the
+    other console not there, or no cable) -- it waits on --, or, hosting,
+    the other player still deciding on the offer."""
 
     name = "link"
 
     def __init__(self, app, key="link_wait", asked=False):
         t = strings.t
-        super().__init__(app, t("link_play"), t(key), self.stay, t("keys_giveup"), self.cancel)
+        text = t(key)
+        if "%" in text:  # the other console's row: Join for a host's, Host for a guest's
+            from pisti_core import linkproto as P
+            text = text % t("link_join" if app.link.lock.role == P.HOST else "link_host")
+        super().__init__(app, t("link_play"), text, self.stay, t("keys_giveup"), self.cancel)
         self.key_text = key
         self.asked = asked
 
@@ -149,17 +155,18 @@ def _lock(port, role, now, setup):
     return LinkPlay(G.Lockstep(port, role, FIRMWARE, now, setup, LEVELS, key=_key()))
 
 
-def host(app, uart=None, partners=True):
-    """Host: offer the New game rows' game to the console on the cable; in
-    a Pişti 4p the two people sit as ``partners`` (seats 0 and 2) against
-    two bots, or as opponents (0 and 1), each with a bot partner."""
+def host(app, uart=None):
+    """Host: offer the Host screen's game (the prefs' New game rows) to the
+    console on the cable; in a Pişti 4p the two people sit as partners
+    (seats 0 and 2) against two bots, or as opponents (0 and 1), each with
+    a bot partner, as the prefs' ``partners`` says."""
     uart = _open(app, uart)
     if uart is None:
         return
     from pisti_core import linkproto as P
     p = app.prefs
     n = p["players"]
-    guest = 2 if p["game"] == "pisti" and n == 4 and partners else 1
+    guest = 2 if p["game"] == "pisti" and n == 4 and p["partners"] else 1
     levels = [None]
     k = 0
     for seat in range(1, n):

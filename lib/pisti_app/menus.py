@@ -5,11 +5,12 @@
 =================
 
 The contents of the list menus and what choosing in them does: the main
-menu, new game (rated or practice, T-1), settings (move timer T-3, undo,
+menu, new game (rated or practice, T-1), Link play's Host screen (the new
+game rows for a link game, L-2), settings (move timer T-3, undo,
 brightness, screen sleep: see ``App.wake``),
 the pause menu (undo in practice, leaving T-4) and the rules index.
 A value changes with LEFT/RIGHT at once; OK confirms: Settings keep and go
-back, New game starts (from any row); BACK leaves. Settings are saved to
+back, New game starts (from any row), Host offers; BACK leaves. Settings are saved to
 nvm when their menu closes (only if they changed).
 """
 
@@ -56,7 +57,15 @@ class Menus:
         """The new game screen."""
         return ListMenu(self.app, "new_game", t("new_game"), self._new_items(), self, "help_new")
 
-    def _new_items(self):
+    def host(self):
+        """Link play's Host screen: the game it offers (L-2), as the New game
+        rows set it, and changed there the same way."""
+        return ListMenu(self.app, "host", t("link_host"), self._new_items(True), self, "help_host")
+
+    def _new_items(self, link=False):
+        """The New game rows; ``link``: the Host screen's (the other console's
+        person takes a seat, the bots the others: in a Pişti 4p the People row
+        says which)."""
         p = self.app.prefs
         game = p["game"]
         counts = (2, 4) if game == "pisti" else (2, 3, 4)
@@ -71,13 +80,19 @@ class Menus:
             items.append(Item("target", t("target"), ("101", "151"), 0 if p["target"] == 101 else 1))
         names = level_names()
         seats = p["seats"]
-        if p["players"] == 2:
+        bots = p["players"] - 1
+        if link:
+            bots -= 1
+            if p["players"] == 4 and game == "pisti":  # partners: seats 0 and 2 (pisti_app.linkmenu.host)
+                items.append(Item("link_seats", t("link_seats"), (t("link_partners_v"), t("link_opponents_v")),
+                                  0 if p["partners"] else 1))
+        if bots == 1 and not link:
             items.append(Item("level", t("bot_level"), names, LEVELS.index(seats[0])))
         else:
-            for i in range(p["players"] - 1):
+            for i in range(bots):
                 items.append(Item("seat%d" % (i + 1), t("bot_n") % (i + 1), names,
                                   LEVELS.index(seats[i])))
-        items.append(Item("start", t("start")))
+        items.append(Item("start", t("link_go") if link else t("start")))
         return items
 
     def settings(self):
@@ -139,12 +154,9 @@ class Menus:
                 app.later(app.continue_game)  # built once the menu is gone
             elif k == "new_game":
                 app.push(self.new_game())
-            elif k == "link_play":  # L-2: host the New game rows' game, or join one
-                items = [Item("link_host", t("link_host")), Item("link_join", t("link_join"))]
-                p = app.prefs
-                if p["game"] == "pisti" and p["players"] == 4:  # the two people: partners or opponents
-                    items.insert(1, Item("link_seats", t("link_seats"), (t("link_partners_v"), t("link_opponents_v"))))
-                app.push(ListMenu(app, "link", t("link_play"), items, self))
+            elif k == "link_play":  # L-2: host a game (set up on the Host screen), or join one
+                app.push(ListMenu(app, "link", t("link_play"),
+                                  [Item("link_host", t("link_host")), Item("link_join", t("link_join"))], self))
             elif k == "settings":
                 app.push(self.settings())
             elif k == "rules":
@@ -154,7 +166,7 @@ class Menus:
             else:
                 from pisti_app import info
                 app.push(info.Rankings(app) if k == "rankings" else info.About(app))
-        elif n == "new_game" and k == "start":
+        elif k == "start":  # (New game, Host)
             self.menu_confirm(menu)
         elif n == "pause":
             if k == "resume":
@@ -175,21 +187,23 @@ class Menus:
         elif n == "rules":
             from pisti_app import info
             app.push(info.rules_pages(app, k))
+        elif k == "link_host":
+            app.push(self.host())
         elif n == "link":
             from pisti_app import linkmenu
-            if k == "link_host":
-                seats = [i for i in menu.items if i.key == "link_seats"]
-                app.later(linkmenu.host, app, None, not seats or seats[0].index == 0)
-            else:
-                app.later(linkmenu.join, app)
+            app.later(linkmenu.join, app)
 
     def menu_confirm(self, menu):
         """OK on a value row (and Start): Settings keep and go back, New game
-        starts the game set up."""
+        starts the game set up, Host offers it."""
         app = self.app
-        if menu.name == "link":
-            return  # (OK on the seats row: the choice stays, Host takes it)
         app.save_prefs()
+        if menu.name == "host":  # closed first, and the saves: the wait and the link's set-up get their heap
+            from pisti_app import linkmenu
+            app.pop()
+            app.close_saves()
+            app.later(linkmenu.host, app)
+            return
         if menu.name != "new_game":
             app.pop()
             return
@@ -212,7 +226,7 @@ class Menus:
         app = self.app
         p = app.prefs
         k = it.key
-        if menu.name == "new_game":
+        if menu.name in ("new_game", "host"):
             if k == "game":
                 p["game"] = GAMES[it.index]
             elif k == "players":
@@ -225,8 +239,10 @@ class Menus:
                 p["seats"][int(k[4:]) - 1] = LEVELS[it.index]
             elif k == "mode":
                 p["rated"] = it.index == 0
+            elif k == "link_seats":
+                p["partners"] = it.index == 0
             if k in ("game", "players"):
-                menu.set(menu.title_text, self._new_items())
+                menu.set(menu.title_text, self._new_items(menu.name == "host"))
         elif menu.name == "settings":
             if k == "lang":
                 app.set_lang("en" if it.index == 0 else "tr")
@@ -249,7 +265,7 @@ class Menus:
         """BACK (or a long press) in a menu."""
         if menu.name == "menu":
             return  # the main menu is the bottom of the stack
-        if menu.name in ("settings", "new_game"):
+        if menu.name in ("settings", "new_game", "host"):
             self.app.save_prefs()
         self.app.pop()
 
@@ -260,6 +276,8 @@ class Menus:
             menu.set(t("app_title"), self._main_items())
         elif n == "new_game":
             menu.set(t("new_game"), self._new_items())
+        elif n == "host":
+            menu.set(t("link_host"), self._new_items(True))
         elif n == "settings":
             menu.set(t("settings"), self._settings_items())
         elif n == "pause":

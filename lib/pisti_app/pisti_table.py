@@ -116,7 +116,7 @@ class PistiTable(TableBase):
             if h.over:
                 self.set_msg(t("hand_over"))
             elif mine:
-                self.set_msg(t("help_pisti"))
+                self.set_msg(t("help_pisti_link") if self.app.link is not None else t("help_pisti"))  # (B: leave)
             else:
                 self.set_msg(t("waiting") % self.who(h.turn))
         if self.stock is None:  # 32 px: the bottom card while the stock lasts

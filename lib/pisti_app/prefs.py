@@ -11,18 +11,20 @@ Settings blob (version 1)::
 
     0x53 1  lang(0 en, 1 tr)  sound  speed  timer(2)  undo
     game(0 pisti, 1 yedili)  players  target  seat level x3  rated
-    [sleep(index in app.SLEEPS)  bright(index in app.BRIGHT: low, medium, high)]
+    [sleep(index in app.SLEEPS)  bright(index in app.BRIGHT: low, medium, high)
+    [partners(1: a linked Pişti 4p seats the two people as partners, 0: opponents)]]
 
-The last two bytes came later: a 15-byte blob (an older save) reads with
-their defaults. A blob that does not read is ignored (the defaults stay).
+A 15- or 17-byte blob (an older save, without the bracketed bytes) reads
+with their defaults. A blob that does not read is ignored (the defaults stay).
 """
 
 from pisti_app.util import const
 
 _MAGIC = const(0x53)
 _VERSION = const(1)
-_LEN = const(17)
+_LEN = const(18)
 _OLD_LEN = const(15)  # before screen sleep and brightness
+_MID_LEN = const(17)  # without the link's seats
 SEAT_LEVELS = ("acemi", "kalfa", "usta")
 
 
@@ -33,7 +35,7 @@ def defaults(lang="en"):
     from pisti_core.table import TIMER_DEFAULT
     return {"lang": lang, "sound": True, "speed": 1, "timer": TIMER_DEFAULT, "undo": False,
             "game": "pisti", "players": 2, "target": 151, "seats": ["kalfa", "kalfa", "kalfa"],
-            "rated": False, "sleep": 1, "bright": 2}
+            "rated": False, "sleep": 1, "bright": 2, "partners": True}
 
 
 def pack(p):
@@ -47,6 +49,7 @@ def pack(p):
     out.append(1 if p["rated"] else 0)
     out.append(p["sleep"])
     out.append(p["bright"])
+    out.append(1 if p["partners"] else 0)
     return bytes(out)
 
 
@@ -54,15 +57,17 @@ def unpack(data, p):
     """Fill the prefs dict ``p`` from a settings blob; False (``p``
     untouched) when the blob is not one this build reads."""
     from pisti_core.table import TIMER_MAX, TIMER_MIN
-    if data is None or len(data) not in (_LEN, _OLD_LEN) or data[0] != _MAGIC or data[1] != _VERSION:
+    if data is None or len(data) not in (_LEN, _MID_LEN, _OLD_LEN) or data[0] != _MAGIC or data[1] != _VERSION:
         return False
-    sleep, bright = (data[15], data[16]) if len(data) == _LEN else (1, 2)
+    n = len(data)
+    sleep, bright = (data[15], data[16]) if n > _OLD_LEN else (1, 2)
+    partners = data[17] if n == _LEN else 1
     timer = data[5] << 8 | data[6]
     game = "yedili" if data[8] else "pisti"
     ok = (data[2] < 2 and data[3] < 2 and data[4] < 4 and TIMER_MIN <= timer <= TIMER_MAX
           and data[7] < 2 and data[8] < 2 and data[14] < 2
           and data[9] in ((2, 4) if game == "pisti" else (2, 3, 4)) and data[10] in (101, 151)
-          and data[11] < 3 and data[12] < 3 and data[13] < 3 and sleep < 5 and bright < 3)
+          and data[11] < 3 and data[12] < 3 and data[13] < 3 and sleep < 5 and bright < 3 and partners < 2)
     if not ok:
         return False
     p["lang"] = "tr" if data[2] else "en"
@@ -77,4 +82,5 @@ def unpack(data, p):
     p["rated"] = bool(data[14])
     p["sleep"] = sleep
     p["bright"] = bright
+    p["partners"] = bool(partners)
     return True

@@ -464,7 +464,8 @@ function linkFinish() {
 }
 
 // One console of a link match, by its buttons: the host sets the New game
-// rows (practice, Usta bots) and hosts from Link play; the guest joins and
+// rows (practice, Usta bots) and hosts from Link play (its Host screen shows
+// those rows: A offers); the guest joins and
 // takes the offer (A); both play their own seat until the match ends.
 // The board's supervisor.reload() (pisti_app.run: a link game starts on a fresh
 // heap, and so does the main menu after one): code.py again in a new VM, the
@@ -499,7 +500,10 @@ async function playLink(item) {
     } else if (s === "new_game") {
       if (!setRows(st, wants)) { rowsSet = true; tap("B"); }
     } else if (s === "link" && st.menu) {
-      if (!moveTo(st, host ? "link_host" : "link_join")) { phase = item.mode; tap("A"); }
+      if (!moveTo(st, host ? "link_host" : "link_join")) { if (!host) phase = item.mode; tap("A"); }
+    } else if (s === "host") {
+      // the Host screen: the New game rows (set already), A offers its game
+      if (!setRows(st, wants)) { phase = item.mode; tap("A"); }
     } else if (s === "link") {
       idle(1); // waiting for the other console
     } else if (s === "confirm") {

@@ -266,6 +266,7 @@ async function linkPlay(spec) {
       };
       if (st.screen === "menu") return move("link_play");
       if (st.screen === "link" && st.menu) return move(role[i]);
+      if (st.screen === "host") return "OK"; // the Host screen: offer its game
       if (st.screen === "confirm") return "OK"; // the guest: the offer
       if (st.screen === "table" && st.legal && st.legal.length && st.ply < spec.plies) return "OK";
       return null;
