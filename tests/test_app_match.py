@@ -8,6 +8,8 @@ second line; a Pis Yedili hand of more cards than show says how many
 target and mode, T-1) beside the main menu. Every loop driving the app is
 bounded (``Device.wait`` gives up after its virtual time)."""
 
+import io
+
 import pytest
 
 from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
@@ -47,8 +49,11 @@ def one_hand_match(d, game="yedili", players=2, levels=(None, "kalfa"), target=N
     d.app.bots[0] = First()
     st = d.wait(lambda s: s["screen"] != "table", limit_ms=300000)
     assert st["screen"] == "hand_end", st
+    d.settle()
     d.press(ok)
-    return d.wait(lambda s: s["screen"] == "match_end", limit_ms=2000)
+    st = d.wait(lambda s: s["screen"] == "match_end", limit_ms=2000)
+    d.settle()
+    return d.status()
 
 
 # -- item 6: words ----------------------------------------------------------------------------
@@ -166,3 +171,95 @@ def test_three_buttons_b_rematch_and_a_long_b_the_menu(wing):
     st = one_hand_match(d, ok="B")
     d.long("B")
     st = d.wait(lambda s: s["screen"] == "menu", limit_ms=2000)
+
+
+# -- keys pressed through the last play do not skip the result ---------------------------------
+
+def mash_to_rematch(d, ok, limit_ms=120000):
+    """Tap ``ok`` every 100 ms (a person pressing quickly through the last
+    plays) from a Pişti match whose first hand ends it until the rematch's
+    table; return [(screen, ms it stayed)] in the order shown."""
+    m = d.app.session.match
+    for i in range(m.sides):
+        m.totals[i] = 100
+    shown = []
+    at = 0
+    for ms in range(0, limit_ms, 10):
+        name = d.app.screen.name
+        if not shown or shown[-1][0] != name:
+            if shown:
+                shown[-1] = (shown[-1][0], ms - at)
+            shown.append((name, None))
+            at = ms
+            if len(shown) >= 4:  # table, hand end, match end, the rematch's table
+                return shown
+        if ms % 100 == 0:
+            d.rig.keys.press(ok)
+        elif ms % 100 == 40:
+            d.rig.keys.release(ok)
+        d.run(10)
+    raise AssertionError("no rematch within %d ms: %r" % (limit_ms, shown))
+
+
+@pytest.mark.parametrize("board", ["pico", "featherwing"])
+def test_presses_through_the_last_play_leave_the_hand_end_and_match_end_up(request, board):
+    """The hand end and the match end drop the keys pressed before they came
+    and for a moment after (App.mute_until, on the app's clock): the result
+    is seen; then one press goes on, a rematch at the match end."""
+    make = request.getfixturevalue("wing" if board == "featherwing" else "device")
+    d = make(PISTI_START="pisti:2:acemi", PISTI_TARGET=101, PISTI_SEED=4, PISTI_DELAY=0)
+    d.run(20)
+    shown = mash_to_rematch(d, "B" if board == "featherwing" else "A")
+    assert [name for name, _ in shown] == ["table", "hand_end", "match_end", "table"], shown
+    for name, stayed in shown[1:3]:
+        assert 700 <= stayed <= 900, shown  # dropped for 700 ms, then the next tap (every 100 ms) acts
+    st = d.status()
+    assert st["hand"] == 1 and st["totals"] == [0, 0]  # the rematch, by one press
+
+
+def test_a_key_held_into_the_hand_end_does_nothing_there(device):
+    d = device(PISTI_START="pisti:2:acemi", PISTI_TARGET=101, PISTI_SEED=4, PISTI_DELAY=0)
+    m = d.app.session.match
+    m.totals[0] = m.totals[1] = 100
+    d.app.bots[0] = First()
+    d.wait(lambda s: s["screen"] == "hand_end", limit_ms=300000)
+    assert not d.app.idle()  # not waiting for a key yet: a script or a person reads first
+    d.rig.keys.tap("A", 40)
+    d.run(300)
+    assert d.status()["screen"] == "hand_end"
+    st = d.settle()
+    assert st["screen"] == "hand_end"
+    d.press("A")
+    assert d.wait(lambda s: s["screen"] == "match_end", limit_ms=2000)
+
+
+def test_the_simulator_holds_on_the_final_score_before_a_rematch(monkeypatch):
+    """``tools/sim.py --keys "A*N"`` waits for the app to take keys again
+    (app.idle()): the match end stays up 700 ms before the next A, a
+    rematch."""
+    from tools import sim  # pylint: disable=import-outside-toplevel
+    from tools.simlib import headless  # pylint: disable=import-outside-toplevel
+
+    seen = []  # (virtual ms, screen) at each change
+    update = headless.Headless.update
+
+    def watch(self, session, now):
+        stack = getattr(session.app, "stack", None)
+        name = stack[-1].name if stack else None
+        if not seen or seen[-1][1] != name:
+            seen.append((now, name))
+        update(self, session, now)
+
+    monkeypatch.setattr(headless.Headless, "update", watch)
+    out, err = io.StringIO(), io.StringIO()
+    code = sim.main(["--headless", "--start", "pisti:2:acemi", "--seed", "4", "--target", "101",
+                     "--set", "PISTI_DELAY=50", "--keys", "A*200", "--status"], out=out, err=err)
+    assert code == 0, err.getvalue()
+    names = [n for _, n in seen]
+    assert "match_end" in names, names
+    i = names.index("match_end")
+    assert names[i + 1] == "table"  # the rematch
+    assert seen[i + 1][0] - seen[i][0] >= 700, seen[i - 1:i + 2]
+    for k in range(len(names) - 1):
+        if names[k] == "hand_end":
+            assert seen[k + 1][0] - seen[k][0] >= 700, seen[k:k + 2]

@@ -141,6 +141,7 @@ def test_a_four_player_hand_with_draw_pass_suit_picker_and_why_not(device):
         i = texts.index(name)
         assert texts[i + 3] == str(pens[seat])  # the hand's penalty, Muamele included
         assert texts[i + 4] == str(d.app.session.match.totals[seat])
+    d.settle()  # (read first: the hand end drops keys for a moment)
     d.press("A")
     assert d.status()["screen"] in ("table", "match_end")
 

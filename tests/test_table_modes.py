@@ -68,6 +68,7 @@ def play_pisti_match(d, step=10):
         if st["screen"] == "hand_end":
             d.press("A", hold=step, after=step)
         elif st["screen"] == "match_end":
+            d.settle()  # (read first: the match end drops keys for a moment)
             return moves
         else:
             play(d, choose(st), step)
