@@ -120,6 +120,40 @@ def test_a_long_yedili_hand_says_how_many_cards_it_holds(device):
     assert screen.held.text == "%d" % n
 
 
+@pytest.mark.parametrize("board,lang,game,players", [("pico", "en", "pisti", 2), ("featherwing", "tr", "pisti", 4),
+                                                      ("pico", "tr", "yedili", 4), ("featherwing", "en", "yedili", 3)])
+def test_match_end_totals_stand_by_their_names(request, board, lang, game, players):
+    """P-13, Y-16: each total sits right after its own name: one name a row
+    (two sides), or two a row with a dot between the pairs (three or four),
+    never a total followed straight by the next name."""
+    make = request.getfixturevalue("wing" if board == "featherwing" else "device")
+    d = make(PISTI_SEED=5, PISTI_DELAY=0, PISTI_LANG=lang)
+    ok = "B" if board == "featherwing" else "A"
+    d.press(ok)
+    st = one_hand_match(d, game, players, [None] + ["kalfa"] * (players - 1), 101 if game == "pisti" else None,
+                        ok=ok)
+    from pisti_app.names import side_name  # pylint: disable=import-outside-toplevel
+
+    s = d.app.session
+    names = [side_name(s, i) for i in range(s.match.sides)]
+    rows = {}
+    for row, x, text, _ in d.app.screen.spec:
+        rows.setdefault(row, []).append((x, text))
+    pairs = []
+    for row in sorted(rows):
+        cells = [text for _, text in sorted(rows[row])]
+        if cells[0] not in names:
+            continue
+        want = 2 if len(names) == 2 else 5 if len(cells) > 2 else 2
+        assert len(cells) == want, cells
+        pairs.append(tuple(cells[:2]))
+        if want == 5:
+            assert cells[2] == "\u00b7", cells
+            pairs.append(tuple(cells[3:]))
+    assert pairs == [(names[i], str(s.match.totals[i])) for i in range(len(names))], pairs
+    assert labels_out_of_bounds(d.app.display.root_group, 128, d.app.height) == []
+
+
 # -- item 7: a rematch ------------------------------------------------------------------------
 
 def test_match_end_offers_a_rematch_of_the_same_practice_game(device):

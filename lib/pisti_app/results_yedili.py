@@ -20,7 +20,7 @@ def fill(self, h):
     s = self.s
     m = s.match
     if h.winner >= 0:
-        head = t("r_out") % seat_name(s, h.winner) if h.winner else t("r_you_out")
+        head = t("r_out") % seat_name(s, h.winner) if h.winner or s.demo else t("r_you_out")
         if h.mult > 1:
             head += " \u00d7%d" % h.mult
     else:

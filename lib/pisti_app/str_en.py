@@ -86,6 +86,8 @@ S = {
     "friend": "Friend",
     "us": "Us",
     "them": "Them",
+    "bot_short": "B%d",
+    "team_n": "Team %d",
     "help_pisti": "\u25c0\u25b6 choose  A play  B menu",
     "help_yedili": "\u25c0\u25b6 choose A play \u25b2 draw",
     "help_action": "A do it  \u25bc back to hand",

@@ -84,6 +84,8 @@ S = {
     "friend": "Arkadaş",
     "us": "Biz",
     "them": "Onlar",
+    "bot_short": "B%d",
+    "team_n": "Takım %d",
     "help_pisti": "\u25c0\u25b6 seç  A oyna  B menü",
     "help_yedili": "\u25c0\u25b6 seç  A oyna  \u25b2 çek",
     "help_action": "A uygula  \u25bc ele dön",
