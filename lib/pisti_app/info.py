@@ -177,7 +177,7 @@ def Rankings(app):  # pylint: disable=invalid-name
         rows = app.rankings.as_dict()
         if not rows:
             return [(t("rankings"), t("no_rankings"))] + out
-        lines = [t("rank_head")]
+        lines = []
         head = False
         for person in (False, True):  # L-10: the link games' table comes after the bots'
             for key in sorted(rows):
@@ -189,7 +189,7 @@ def Rankings(app):  # pylint: disable=invalid-name
                     lines.append(t("rank_person"))
                 r = rows[key]
                 lines.append("%s %s %s" % (t(game), players, t("lv_" + level)))
-                lines.append(t("rank_row") % (r["played"], r["won"], r["drawn"], r["lost"], r["points"]))
+                lines.append(t("rank_row") % r)  # (named fields: each language its own order)
         return [(t("rankings"), "\n".join(lines))] + out
 
     return TextPages(app, "rankings", source)
