@@ -68,16 +68,22 @@ def test_one_hand_played_is_said_in_the_singular(device, lang, said):
     assert "1 hands played" not in st["texts"]
 
 
-def test_the_yedili_breakdown_says_what_mu_is(device):
-    d = device(PISTI_SEED=5, PISTI_DELAY=0)
-    d.press("A")
+@pytest.mark.parametrize("board,lang,legend", [("pico", "en", "Mu: Muamele, picks for 7s"),
+                                               ("featherwing", "tr", "Mu: Muamele, 7 cezası")])
+def test_the_yedili_breakdown_says_what_mu_is(request, board, lang, legend):
+    """Y-15: the "Mu" header is named and said in a few words: the cards
+    picked for the 7s left in hand."""
+    make = request.getfixturevalue("wing" if board == "featherwing" else "device")
+    d = make(PISTI_SEED=5, PISTI_DELAY=0, PISTI_LANG=lang)
+    d.press("B" if board == "featherwing" else "A")
     d.app.start_game("yedili", 2, [None, "kalfa"])
     d.app.bots[0] = First()
     st = d.wait(lambda s: s["screen"] != "table", limit_ms=300000)
     assert st["screen"] == "hand_end"
     assert "Mu" in st["texts"]  # the column header (Y-15) ...
-    assert [x for x in st["texts"] if x.startswith("Mu = Muamele")], st["texts"]  # ... and what it means
-    assert labels_out_of_bounds(d.app.display.root_group) == []
+    assert legend in st["texts"], st["texts"]  # ... and what it is, on a line of its own
+    assert len(legend) <= 25
+    assert labels_out_of_bounds(d.app.display.root_group, 128, d.app.height) == []
 
 
 def test_the_muamele_cards_second_line_is_indented():
@@ -86,13 +92,12 @@ def test_the_muamele_cards_second_line_is_indented():
     # The README's Pis Yedili breakdown: Bot 1 picked three Muamele cards (Y-15).
     st, image = gallery._run(gallery.BY_NAME["yedili_hand_end"])  # pylint: disable=protected-access
     texts = st["texts"]
-    first = [i for i, x in enumerate(texts) if x.startswith("Mu = Muamele: Bot 1 ")]
-    assert first, texts
-    second = texts[first[0] + 1]
-    assert second and not second.startswith(" ")  # the cell itself is indented
+    first = texts.index("Mu: Muamele, picks for 7s")
+    second = texts[first + 1]
+    assert second.startswith("Bot 1 ")  # the cell itself is indented
     ink = [[image.getpixel((x, y)) for x in range(128)] for y in range(56, 64)]  # the 7th text row
     assert not any(v for row in ink for v in row[:10])  # two character cells clear on the left ...
-    assert any(v for row in ink for v in row[10:20])  # ... then the rest of the Muamele list
+    assert any(v for row in ink for v in row[10:20])  # ... then the Muamele cards picked
     ink6 = [[image.getpixel((x, y)) for x in range(5)] for y in range(48, 56)]
     assert any(v for row in ink6 for v in row)  # the line above starts flush left
 

@@ -33,7 +33,7 @@ WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("B
          "r_match": (151,), "r_out": ("Bot 3",), "draw_n": (12,),
          "rank_row": {"played": 999, "won": 99, "drawn": 99, "lost": 99, "points": -99}, "secs": (300,), "mins": (5,),
          "you_drew": (12,), "you_picked": ("10\u2666",), "deal_n": (6, 6), "clock": (300,),
-         "hand_cards": ("Onlar", 52, 26),
+         "hand_cards": ("Onlar", "52 cards", "9 piştis"),
          "stats_lines": (9999, 9999, 9999, 9999, 9999, 9999), "stats_pistis": (999, 99),
          # (fitted to the line by pisti_app.startup.notices: tests/test_app_settings.py)
          "bad_setting": ("PISTI_TIMER=-5",), "link_offer": ("Pis Yedili", 4, 151, "practice"), "link_lost": (2, 59), "link_clock": (2, 59), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}

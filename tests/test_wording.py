@@ -231,11 +231,11 @@ def test_the_scores_page_shows_the_hand_in_play(device, lang):
     st = d.status()
     assert st["screen"] == "scores"
     you, bot = ("Sen", "Bot") if lang == "tr" else ("You", "Bot")
-    word = "kart" if lang == "tr" else "cards"
     lines = st["lines"]
     assert lines[3] == ("Bu el (en çok kart +3)" if lang == "tr" else "This hand (most cards +3)")
-    assert lines[4] == "%s: %d %s, %d pişti" % (you, h.cards[0], word, h.pistis[0])
-    assert lines[5].startswith("%s: %d %s, %d pişti" % (bot, h.cards[1], word, h.pistis[1]))
+    assert lines[4] == "%s: %s, %s" % (you, counted(lang, h.cards[0], "card"), counted(lang, h.pistis[0], "pişti"))
+    assert lines[5].startswith("%s: %s, %s" % (bot, counted(lang, h.cards[1], "card"),
+                                               counted(lang, h.pistis[1], "pişti")))
     assert sum(h.cards) >= 10
     assert region_matches_text(d.rig.oled, lines[4], 0, 8 + 8 * 4, "small")
 
@@ -272,3 +272,30 @@ def test_the_rankings_say_played_won_drawn_lost_and_points_in_words(request, boa
     assert lines == want, lines
     assert max(len(x) for x in lines) <= 25
     assert labels_out_of_bounds(d.app.display.root_group, 128, d.app.height) == []
+
+
+def counted(lang, n, word):
+    """'1 card', '0 cards', '2 piştis'; in Turkish the singular after any
+    number ('2 kart', '0 pişti')."""
+    if lang == "tr":
+        return "%d %s" % (n, {"card": "kart"}.get(word, word))
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+@pytest.mark.parametrize("lang,want", [
+    ("en", ["You: 1 card, 0 piştis", "Bot: 2 cards, 1 pişti, 2 J-Piştis"]),
+    ("tr", ["Sen: 1 kart, 0 pişti", "Bot: 2 kart, 1 pişti, 2 V.Pişti"])])
+def test_the_scores_page_counts_in_each_languages_grammar(device, lang, want):
+    """P-9, P-12: English says '1 card' and '2 piştis' (pişti a noun with a
+    plural); Turkish keeps the singular after a number ('2 kart')."""
+    d = device(PISTI_START="pisti:2:kalfa", PISTI_LANG=lang, PISTI_SEED=6, PISTI_DELAY=0)
+    my_turn(d)
+    h = d.app.session.match.hand
+    h.cards[:] = [1, 2]
+    h.pistis[:] = [0, 1]
+    h.jpistis[:] = [0, 2]
+    d.press("B")
+    d.menu_to("scores")
+    d.press("A")
+    lines = d.app.screen.pages[0][1]  # (wrapped at 25 columns)
+    assert " ".join(lines[4:]) == " ".join(want), lines

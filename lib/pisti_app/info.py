@@ -212,10 +212,17 @@ def Scores(app):  # pylint: disable=invalid-name
         if s.game == "pisti" and h is not None:
             lines.append(t("this_hand"))
             for i in range(2):
-                line = t("hand_cards") % (side_name(s, i), h.cards[i], h.pistis[i])
+                line = t("hand_cards") % (side_name(s, i), _count(h.cards[i], "w_card"),
+                                          _count(h.pistis[i], "w_pisti"))
                 if h.jpistis[i]:
-                    line += ", %d %s" % (h.jpistis[i], t("r_jack_pistis"))
+                    line += ", " + _count(h.jpistis[i], "w_jpisti")
                 lines.append(line)
         return ((t("scores"), "\n".join(lines)),)
 
     return TextPages(app, "scores", source)
+
+
+def _count(n, key):
+    """'1 card', '2 cards' ('plural_s' is empty in Turkish, which keeps the
+    singular after a number: '2 kart')."""
+    return "%d %s%s" % (n, t(key), t("plural_s") if n != 1 else "")
