@@ -221,6 +221,8 @@ def test_leaving_confirmations_fit_their_screen(lang):
         for cost in [k for k in s if k.startswith("cost_")]:
             lines = wrap(s[head] + "\n" + s[cost])
             assert len(lines) <= 5 and max(len(x) for x in lines) <= 25, (head, cost, lines)
+    lines = wrap(s["new_replaces"])  # a new game over a practice game kept
+    assert len(lines) <= 5 and max(len(x) for x in lines) <= 25, lines
     for key in ("new_q", "time_up"):
         assert len(s[key]) <= 22, key  # the timer is not running behind them
     # T-3: room for the running timer, the widest with its unit, on the right of the bar

@@ -175,6 +175,7 @@ S = {
     "new_q": "Start a new game?",
     "exit_leaves": "Leaving now ends the rated game.",
     "new_leaves": "A new game ends the rated game kept to continue.",
+    "new_replaces": "A new game replaces the practice game kept to continue.",
     "time_up": "Time is up",
     "time_left": "The move timer ran out: you left the table.",
     "cost_first_hand": "First hand: it counts as a loss (-1).",

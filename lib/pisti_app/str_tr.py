@@ -173,6 +173,7 @@ S = {
     "new_q": "Yeni oyun başlasın mı?",
     "exit_leaves": "Şimdi çıkmak puanlı oyunu bitirir.",
     "new_leaves": "Yeni oyun, devam için saklanan puanlı oyunu bitirir.",
+    "new_replaces": "Yeni oyun, devam için saklanan antrenman oyununun yerini alır.",
     "time_up": "Süre doldu",
     "time_left": "Hamle süresi doldu: masadan kalktın.",
     "cost_first_hand": "İlk el: yenilgi sayılır (-1).",
