@@ -98,6 +98,12 @@ class Device:
             self.run(step)
             waited += step
 
+    def settle(self, limit_ms=3000):
+        """Run until the app waits for a key (``App.idle()``): a hand end or
+        the match end drops keys for a moment after it comes (as the splash
+        does when it moves on by itself); a person reads it, then presses."""
+        return self.wait(lambda s: self.app.idle(), limit_ms)
+
     def menu_to(self, key):
         """Move the cursor of the list menu on screen to the row ``key``."""
         for _ in range(12):

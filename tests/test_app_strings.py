@@ -29,18 +29,21 @@ WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("B
          "one_card": ("Bot 3",), "went_out": ("Bot 3",), "waiting": ("Bot 3",),
          "rank_points": ("Pis Yedili", -1), "hands_played": (99,), "hand_played": (1,), "why_pending": (12,),
          "why_named": ("\u2663", "\u2663"), "why_match": ("\u2663", "10"),
-         "winner_is": ("Onlar",), "bot_n": (3,), "hand_n": (99,), "target_n": (151,),
+         "winner_is": ("Onlar",), "bot_n": (3,), "bot_short": (4,), "team_n": (2,), "hand_n": (99,), "target_n": (151,),
          "r_match": (151,), "r_out": ("Bot 3",), "draw_n": (12,),
-         "rank_row": (999, 99, 99, 99, -99), "secs": (300,), "mins": (5,),
+         "rank_row": {"played": 999, "won": 99, "drawn": 99, "lost": 99, "points": -99}, "secs": (300,), "mins": (5,),
          "you_drew": (12,), "you_picked": ("10\u2666",), "deal_n": (6, 6), "clock": (300,),
-         "hand_cards": ("Onlar", 52, 26),
+         "hand_cards": ("Onlar", "52 cards", "9 piştis"),
          "stats_lines": (9999, 9999, 9999, 9999, 9999, 9999), "stats_pistis": (999, 99),
          # (fitted to the line by pisti_app.startup.notices: tests/test_app_settings.py)
          "bad_setting": ("PISTI_TIMER=-5",), "link_offer": ("Pis Yedili", 4, 151, "practice"), "link_lost": (2, 59), "link_wait": ("Oyun kur",), "link_silent": ("Oyun kur",), "link_clock": (2, 59), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}
 
 
 def placeholders(text):
-    return re.findall(r"%[+]?[ds]", text)
+    """The blanks of ``text`` in order; named ones (``%(won)d``: each
+    language puts them where its sentence wants them) sorted."""
+    found = re.findall(r"%(?:\([a-z_]+\))?[+]?[ds]", text)
+    return sorted(found) if "%(" in text else found
 
 
 def filled(s, key):
@@ -85,13 +88,14 @@ def test_texts_fit_where_they_are_shown(lang):
             "choose_suit", "hint_opening", "hint_pending", "hint_drawn", "hint_again", "hint_no_card",
             "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title",
             "leave_q", "new_q", "time_up", "keys_leave", "keys_new", "keys_ok", "practice_end",
-            "nothing_to_undo", "nvm_reset", "nvm_recovered", "rank_head", "rank_row", "press_a",
+            "nothing_to_undo", "nvm_reset", "nvm_recovered", "press_a",
             "ok_rematch", "you_drew", "you_passed", "you_picked", "this_hand", "hand_cards",
             "stats", "stats_pistis", "stats_reset", "battery_low")
     for key in line:  # the message line and title bars: 25 small characters
         assert len(filled(s, key)) <= 25, (key, filled(s, key))
-    for line in filled(s, "stats_lines").split("\n"):  # a statistics page's lines (issue 19)
-        assert len(line) <= 25, line
+    for key in ("stats_lines", "rank_row"):  # a statistics page's lines (issue 19), a ranking's
+        for line in filled(s, key).split("\n"):
+            assert len(line) <= 25, line
     for key in ("pisti_bang", "jack_pisti", "you_out"):  # a double-size toast line
         assert len(s[key]) <= 10, key
     for key in ("why_opening", "why_pending", "why_named", "why_match"):  # toast: up to three lines of 25
@@ -218,6 +222,8 @@ def test_leaving_confirmations_fit_their_screen(lang):
         for cost in [k for k in s if k.startswith("cost_")]:
             lines = wrap(s[head] + "\n" + s[cost])
             assert len(lines) <= 5 and max(len(x) for x in lines) <= 25, (head, cost, lines)
+    lines = wrap(s["new_replaces"])  # a new game over a practice game kept
+    assert len(lines) <= 5 and max(len(x) for x in lines) <= 25, lines
     for key in ("new_q", "time_up"):
         assert len(s[key]) <= 22, key  # the timer is not running behind them
     # T-3: room for the running timer, the widest with its unit, on the right of the bar

@@ -88,7 +88,49 @@ def test_the_hands_events_are_on_the_message_line(device):
     for _ in range(40):
         d.run(300)
         said.add(d.status()["message"])
-    assert any(": " in m and m.split(": ")[0] in ("You", "Bot") for m in said), said
+    assert any(": " in m and m.split(": ")[0] in ("Bot 1", "Bot 2") for m in said), said
+
+
+def demo_results(d, totals):
+    """Start the next demo mode with every total at ``totals`` (its first hand
+    ends the match); the table's top bar and the texts of its hand end and
+    match end, as shown."""
+    d.app.watch()
+    d.run(100)
+    m = d.app.session.match
+    m.totals[:] = [totals] * m.sides
+    shown = {"bar": d.app.screen.score_l.text}
+    for _ in range(60000):
+        d.run(10)
+        name = d.app.screen.name
+        if name in ("hand_end", "match_end") and name not in shown:
+            shown[name] = d.status()["texts"]
+            if name == "match_end":
+                return shown
+    raise AssertionError("no match end: %r" % shown)
+
+
+@pytest.mark.parametrize("lang,you", [("en", ("You", "You won!", "You're out")),
+                                      ("tr", ("Sen", "Kazandın!", "Bitirdin"))])
+def test_the_demo_names_every_seat_a_bot_and_no_one_you(device, lang, you):
+    """No person plays a demo: its seats are Bot 1 to Bot 4 (teams in Pişti
+    4p, Team 1 and Team 2), never You, in the top bar, the hand end and the
+    match end (who won, the totals, who went out in Pis Yedili)."""
+    d = device(PISTI_SEED=5, PISTI_DELAY=20, PISTI_LANG=lang)
+    d.run(1500)
+    for game, players, totals in (("pisti", 2, 100), ("yedili", 3, 100), ("pisti", 4, 100)):
+        shown = demo_results(d, totals)
+        assert d.status()["game"] == game and d.status()["players"] == players
+        assert shown["bar"].split(" ")[0] == ("1+3" if players == 4 else "B1"), shown["bar"]
+        texts = shown["hand_end"] + shown["match_end"]
+        assert not [x for x in texts if any(w in x for w in you)], texts
+        names = ["Team 1", "Team 2"] if players == 4 else ["Bot %d" % (i + 1) for i in range(players)]
+        if lang == "tr":
+            names = [n.replace("Team", "Takım") for n in names]
+        for name in names:  # the match end's totals, a name a row or two (a dot between)
+            assert name in shown["match_end"], (name, shown["match_end"])
+        d.press("B")  # the demo ends: the menu
+        assert d.status()["screen"] == "menu"
 
 
 def test_a_demo_touches_neither_the_saves_nor_the_ranking(tmp_path):

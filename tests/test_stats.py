@@ -84,10 +84,12 @@ def play_match(d, game, players, levels, target=None, rated=False, totals=None):
         st = until(d, lambda app: app.screen.name != "table")
         assert st["screen"] == "hand_end", st
         hands.append(d.app.session.match.history[-1])
+        d.settle()  # (the hand end drops keys for a moment)
         d.press("A")
         st = until(d, lambda app: app.screen.name in ("table", "match_end"), 5000)
         if st["screen"] == "match_end":
-            return st, hands
+            d.settle()
+            return d.status(), hands
     raise AssertionError("no match end")
 
 

@@ -68,6 +68,7 @@ def play_pisti_match(d, step=10):
         if st["screen"] == "hand_end":
             d.press("A", hold=step, after=step)
         elif st["screen"] == "match_end":
+            d.settle()  # (read first: the match end drops keys for a moment)
             return moves
         else:
             play(d, choose(st), step)
@@ -178,7 +179,8 @@ def test_T1_T2_rated_match_through_the_buttons_lands_in_the_ranking(device):
     d.menu_to("rankings")
     d.press("A")
     lines = d.status()["lines"]
-    assert lines[lines.index("Pişti 2 Master") + 1] == "1: %dW %dD %dL  %+d" % (won, drawn, lost, pts)
+    at = lines.index("Pişti 2 Master")
+    assert lines[at + 1:at + 3] == ["Played 1, points %+d" % pts, "Won %d, drawn %d, lost %d" % (won, drawn, lost)]
     d.shot("rankings")
 
 
@@ -421,12 +423,16 @@ def test_T4_leaving_costs_what_the_confirmation_says(device, door, branch, game,
     assert "continue" not in (d.status().get("menu") or [])
 
 
-def test_T4_a_practice_game_is_kept_on_exit_and_a_new_game_replaces_it_silently(device):
-    d = device(PISTI_START="pisti:2:usta", PISTI_SEED=2, PISTI_DELAY=50)
+@pytest.mark.parametrize("lang,title,words", [
+    ("en", "Start a new game?", "A new game replaces the practice game kept to continue."),
+    ("tr", "Yeni oyun başlasın mı?", "Yeni oyun, devam için saklanan antrenman oyununun yerini alır.")])
+def test_T4_a_practice_game_is_kept_on_exit_and_a_new_game_asks_before_replacing_it(device, lang, title, words):
+    """T-1, T-4: Exit keeps a practice game to Continue; a new game over it
+    asks first (B keeps it), and only then replaces it, unranked."""
+    d = device(PISTI_START="pisti:2:usta", PISTI_SEED=2, PISTI_DELAY=50, PISTI_LANG=lang)
     play(d, choose(my_turn(d)))
     d.long("B")
     d.menu_to("leave")
-    assert d.app.screen.item("leave").text == "Exit to menu"
     d.press("A")
     st = d.status()
     assert st["screen"] == "menu" and st["saved"] and st["menu"][0] == "continue"
@@ -435,7 +441,15 @@ def test_T4_a_practice_game_is_kept_on_exit_and_a_new_game_replaces_it_silently(
     d.menu_to("start")
     d.press("A")
     st = d.status()
-    assert st["screen"] == "table" and not st["saved"] and st["rankings"] == {}
+    assert st["screen"] == "confirm" and st["title"] == title and st["message"] == words
+    assert labels_out_of_bounds(d.app.display.root_group) == []
+    d.press("B")  # no: the kept game stays
+    st = d.status()
+    assert st["screen"] == "new_game" and d.app.kept is not None and st["saved"]
+    d.press("A")
+    d.press("A")  # yes
+    st = d.status()
+    assert st["screen"] == "table" and not st["saved"] and st["rankings"] == {} and d.app.kept is None
 
 
 def test_T4_T6_losing_power_is_not_leaving_the_game_resumes_where_it_stopped(device):

@@ -81,6 +81,8 @@ HANG = {"query": "?hang=1&watchdog=1500"}
 # L = C down, K = B selects); A hosts, B joins and takes the offer, each plays when its turn comes
 LINK = {"query": "?link=1&seed=7&profile2=featherwing", "plies": 4,
         "keys": [{"UP": "w", "DOWN": "s", "OK": "f"}, {"UP": "j", "DOWN": "l", "OK": "k"}]}
+# the linked page in a 760 px wide window: the two consoles side by side
+LINK_LAYOUT = {"query": "?link=1&seed=7&profile2=featherwing", "width": 760}
 # the same between two tabs (cable=a, cable=b: a BroadcastChannel), each with the page's own keys
 LINK_TABS = {"tabs": ["?cable=a&seed=7", "?cable=b&seed=7"], "plies": 1,
              "keys": [{"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "z"}, {"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "Enter"}]}
@@ -134,7 +136,7 @@ def run(tmp_path_factory):
             "scripts": [{"name": k, "query": v[0]} for k, v in POINTS.items()] + [WAIT],
             "reload": RELOAD, "oom": OOM, "chromium": CHROMIUM, "shot": SHOT_OF,
             "loads": LOADS, "parallel": 2, "hang": HANG, "link": LINK,
-            "linkTabs": LINK_TABS,
+            "linkTabs": LINK_TABS, "linkLayout": LINK_LAYOUT,
             "queries": [{"name": k, "query": v[0]} for k, v in QUERIES.items()]}))
         out = tmp / "out.json"
         shot = tmp / "page.png"
@@ -334,3 +336,16 @@ def test_bad_query_values_are_named_on_the_page(run, name):
     assert not [ln for ln in got["lines"] if "settings.toml" in ln or "ignored" in ln], got["lines"]
     for src in got["frames"]:  # the linked consoles get only the good values
         assert not any("%s=%s" % (p, given[p]) in src for p in words), src
+
+
+def test_link_play_at_760_px_shows_the_two_consoles_side_by_side(run):
+    """?link=1 in a 760 px window: the two consoles share one row, each
+    inside the window, and nothing in either is wider than its frame (the
+    screen and the buttons scale down)."""
+    lay = run["linkLayout"]
+    assert lay["errors"] == [], lay["errors"]
+    a, b = lay["frames"]
+    assert a["top"] == b["top"] and a["right"] <= b["left"], lay  # side by side, not stacked
+    assert 0 <= a["left"] and b["right"] <= lay["width"] and lay["scrollWidth"] <= lay["width"], lay
+    for f in (a, b):
+        assert f["scrollWidth"] <= f["clientWidth"], lay

@@ -52,8 +52,8 @@ def test_turkish_addresses_the_player_as_sen_everywhere():
     # T-4 costs and the timer's notice in the second person singular
     assert str_tr.S["time_left"].endswith("masadan kalktın.")
     assert str_tr.S["cost_team_ahead"] == "Takımın önde: sana kayıt yok."
-    # The rankings: G(alibiyet) B(eraberlik) Y(enilgi), as the legend says
-    assert "G B Y" in str_tr.S["rank_head"] and "%dY" in str_tr.S["rank_row"]
+    # The rankings in words: galibiyet, beraberlik, yenilgi
+    assert "Galibiyet %(won)d" in str_tr.S["rank_row"] and "yenilgi %(lost)d" in str_tr.S["rank_row"]
     assert "yenilgi -1" in str_tr.S["no_rankings"]
     assert str_tr.S["leave_q"].endswith(" mı?")  # a question, not "çık?"
 
@@ -231,10 +231,71 @@ def test_the_scores_page_shows_the_hand_in_play(device, lang):
     st = d.status()
     assert st["screen"] == "scores"
     you, bot = ("Sen", "Bot") if lang == "tr" else ("You", "Bot")
-    word = "kart" if lang == "tr" else "cards"
     lines = st["lines"]
     assert lines[3] == ("Bu el (en çok kart +3)" if lang == "tr" else "This hand (most cards +3)")
-    assert lines[4] == "%s: %d %s, %d pişti" % (you, h.cards[0], word, h.pistis[0])
-    assert lines[5].startswith("%s: %d %s, %d pişti" % (bot, h.cards[1], word, h.pistis[1]))
+    assert lines[4] == "%s: %s, %s" % (you, counted(lang, h.cards[0], "card"), counted(lang, h.pistis[0], "pişti"))
+    assert lines[5].startswith("%s: %s, %s" % (bot, counted(lang, h.cards[1], "card"),
+                                               counted(lang, h.pistis[1], "pişti")))
     assert sum(h.cards) >= 10
     assert region_matches_text(d.rig.oled, lines[4], 0, 8 + 8 * 4, "small")
+
+
+# -- T-2: the rankings in words ---------------------------------------------------------------
+@pytest.mark.parametrize("board,lang,want", [
+    ("pico", "en", ["Pişti 2 Master", "Played 3, points +1", "Won 2, drawn 0, lost 1",
+                    "Pis Yedili 3 Novice", "Played 1, points +0", "Won 0, drawn 1, lost 0"]),
+    ("featherwing", "tr", ["Pişti 2 Usta", "Oynanan 3, puan +1", "Galibiyet 2, yenilgi 1", "Beraberlik 0",
+                           "Pis Yedili 3 Acemi", "Oynanan 1, puan +0", "Galibiyet 0, yenilgi 0",
+                           "Beraberlik 1"])])
+def test_the_rankings_say_played_won_drawn_lost_and_points_in_words(request, board, lang, want):
+    """T-2: under each game, player count and level: the matches played and
+    the ranking points, then how many were won, drawn and lost, in words
+    (no "1: 2W 0D 1L +1"), every line within the 25 columns."""
+    make = request.getfixturevalue("wing" if board == "featherwing" else "device")
+    d = make(PISTI_LANG=lang)
+    ok = "B" if board == "featherwing" else "A"
+    d.press(ok)
+    r = d.app.rankings
+    for outcome in ((1, "won"), (1, "won"), (-1, "lost")):
+        r.record("pisti", 2, "usta", outcome)
+    r.record("yedili", 3, "acemi", (0, "drawn"))
+    d.app.saves.write_ranking(r)
+    d.app.drop_rankings()
+    for _ in range(4):
+        if d.status()["cursor"] != "rankings":
+            d.press("C" if board == "featherwing" else "DOWN")
+    d.press(ok)
+    st = d.status()
+    assert st["screen"] == "rankings" and st["title"] in ("Rankings", "Sıralama")
+    pages = d.app.screen.pages
+    lines = pages[0][1]
+    assert lines == want, lines
+    assert max(len(x) for x in lines) <= 25
+    assert labels_out_of_bounds(d.app.display.root_group, 128, d.app.height) == []
+
+
+def counted(lang, n, word):
+    """'1 card', '0 cards', '2 piştis'; in Turkish the singular after any
+    number ('2 kart', '0 pişti')."""
+    if lang == "tr":
+        return "%d %s" % (n, {"card": "kart"}.get(word, word))
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+@pytest.mark.parametrize("lang,want", [
+    ("en", ["You: 1 card, 0 piştis", "Bot: 2 cards, 1 pişti, 2 J-Piştis"]),
+    ("tr", ["Sen: 1 kart, 0 pişti", "Bot: 2 kart, 1 pişti, 2 V.Pişti"])])
+def test_the_scores_page_counts_in_each_languages_grammar(device, lang, want):
+    """P-9, P-12: English says '1 card' and '2 piştis' (pişti a noun with a
+    plural); Turkish keeps the singular after a number ('2 kart')."""
+    d = device(PISTI_START="pisti:2:kalfa", PISTI_LANG=lang, PISTI_SEED=6, PISTI_DELAY=0)
+    my_turn(d)
+    h = d.app.session.match.hand
+    h.cards[:] = [1, 2]
+    h.pistis[:] = [0, 1]
+    h.jpistis[:] = [0, 2]
+    d.press("B")
+    d.menu_to("scores")
+    d.press("A")
+    lines = d.app.screen.pages[0][1]  # (wrapped at 25 columns)
+    assert " ".join(lines[4:]) == " ".join(want), lines

@@ -118,7 +118,7 @@ class App(GameFlow):
         self._codes = []
         self._changed = False  # a screen change to collect (and log) at the next tick
         self._next = None  # (function, args) to run at the end of this tick: later()
-        self.mute_until = None  # ticks until which keys are dropped (see pisti_app.splash)
+        self.mute_until = None  # ticks until which keys are dropped (pisti_app.splash, pisti_app.results)
         # Set at boot by pisti_app.startup.init (the settings, the saves, the language, the
         # game kept, the notices), whose code is not kept once the console runs:
         self.memlog = 0  # PISTI_MEMLOG (2: also the modules loaded)
@@ -252,8 +252,8 @@ class App(GameFlow):
     def idle(self):
         """True when nothing happens until a key is pressed (for the simulator)."""
         top = self.stack[-1]
-        if top.name != "table":
-            return True
+        if top.name != "table":  # (a result drops keys for a moment, pisti_app.results: no key awaited yet)
+            return self.mute_until is None or top.name == "menu"
         h = top.hand
         if top.holding or top.toast_until is not None or top.queue or h.over:
             return False

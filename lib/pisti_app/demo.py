@@ -110,6 +110,7 @@ class Demo:
         app._saves = NoSaves(app._nvm)  # pylint: disable=protected-access
         from pisti_app.session import GameSession
         s = GameSession.new(game, players, [LEVEL] * players, 101 if game == "pisti" else None, app.below)
+        s.demo = True  # no person at the table: every seat is named a bot (pisti_app.names)
         app.session = s
         from pisti_core.bots import make_bot
         bots = [None, None, None, None]  # type: list

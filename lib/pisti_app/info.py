@@ -177,7 +177,7 @@ def Rankings(app):  # pylint: disable=invalid-name
         rows = app.rankings.as_dict()
         if not rows:
             return [(t("rankings"), t("no_rankings"))] + out
-        lines = [t("rank_head")]
+        lines = []
         head = False
         for person in (False, True):  # L-10: the link games' table comes after the bots'
             for key in sorted(rows):
@@ -189,7 +189,7 @@ def Rankings(app):  # pylint: disable=invalid-name
                     lines.append(t("rank_person"))
                 r = rows[key]
                 lines.append("%s %s %s" % (t(game), players, t("lv_" + level)))
-                lines.append(t("rank_row") % (r["played"], r["won"], r["drawn"], r["lost"], r["points"]))
+                lines.append(t("rank_row") % r)  # (named fields: each language its own order)
         return [(t("rankings"), "\n".join(lines))] + out
 
     return TextPages(app, "rankings", source)
@@ -212,10 +212,17 @@ def Scores(app):  # pylint: disable=invalid-name
         if s.game == "pisti" and h is not None:
             lines.append(t("this_hand"))
             for i in range(2):
-                line = t("hand_cards") % (side_name(s, i), h.cards[i], h.pistis[i])
+                line = t("hand_cards") % (side_name(s, i), _count(h.cards[i], "w_card"),
+                                          _count(h.pistis[i], "w_pisti"))
                 if h.jpistis[i]:
-                    line += ", %d %s" % (h.jpistis[i], t("r_jack_pistis"))
+                    line += ", " + _count(h.jpistis[i], "w_jpisti")
                 lines.append(line)
         return ((t("scores"), "\n".join(lines)),)
 
     return TextPages(app, "scores", source)
+
+
+def _count(n, key):
+    """'1 card', '2 cards' ('plural_s' is empty in Turkish, which keeps the
+    singular after a number: '2 kart')."""
+    return "%d %s%s" % (n, t(key), t("plural_s") if n != 1 else "")

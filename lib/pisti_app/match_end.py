@@ -31,7 +31,7 @@ class MatchEnd(_Rows):
         c = self.compact
         self.title_r.text = t("ok_rematch") if c else ""  # 64 px: the key line at the bottom
         win = m.winners()
-        mine = 0 in win  # side 0 (Pişti) or seat 0: the person
+        mine = 0 in win and not s.demo  # side 0 (Pişti) or seat 0: the person (a demo has none)
         if len(win) > 1 or (s.game == "pisti" and m.totals[0] == m.totals[1]):
             head = t("shared_win")
         elif mine:
@@ -45,12 +45,16 @@ class MatchEnd(_Rows):
             self.group.append(big)
             self.extra.append(big)
         row = 2 if c else 3
-        for i in range(m.sides):
+        two = m.sides > 2  # two a row, a dot between them; else one a row, centred
+        for i in range(m.sides):  # the name, then its total right-aligned
             name = side_name(s, i) if s.game == "pisti" else seat_name(s, i)
-            x = 0 if i % 2 == 0 else 66
-            self.cell(x, row + i // 2, name)
-            self.cell(x + 60, row + i // 2, str(m.totals[i]), True)
-        row = row + (m.sides + 1) // 2 if c else 5
+            r = row + (i // 2 if two else i)
+            x = 68 * (i % 2) if two else 34
+            self.cell(x, r, name)
+            self.cell(x + 57, r, str(m.totals[i]), True)
+            if two and i % 2:
+                self.cell(60, r, "\u00b7")
+        row = 4 if c else 5
         if points is None:  # T-1: practice is never recorded
             self.cell(0, row, t("practice_end"))
         else:

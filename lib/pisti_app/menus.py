@@ -208,9 +208,9 @@ class Menus:
             app.pop()
             return
         kept = app.kept
-        if kept is not None and kept.rated:  # T-4: a new game leaves the kept one
-            app.ask(t("new_q"), t("new_leaves") + "\n" + app.leave_cost(kept)[1],
-                    self.start, t("keys_new"), app.pop)
+        if kept is not None:  # asked first: a rated game kept is left (T-4), a practice one replaced
+            text = t("new_leaves") + "\n" + app.leave_cost(kept)[1] if kept.rated else t("new_replaces")
+            app.ask(t("new_q"), text, self.start, t("keys_new"), app.pop)
         else:
             self.start()
 

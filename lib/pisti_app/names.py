@@ -21,7 +21,9 @@ def card_text(c):
 
 def seat_name(session, seat):
     """'You', 'Friend' (the other console's person in a link game), 'Bot'
-    (two players) or 'Bot 2'."""
+    (two players) or 'Bot 2'; in a demo 'Bot 1' to 'Bot 4', seat 0 first."""
+    if session.demo:
+        return t("bot_n") % (seat + 1)
     if seat == 0:
         return t("you")
     li = getattr(session, "link_info", None) if getattr(session, "linked", False) else None
@@ -33,7 +35,20 @@ def seat_name(session, seat):
 
 
 def side_name(session, side):
-    """A Pişti side in partnerships ('Us' / 'Them'), otherwise the seat."""
+    """A Pişti side in partnerships ('Us' / 'Them'; in a demo 'Team 1' /
+    'Team 2'), otherwise the seat."""
     if session.game == "pisti" and session.players == 4:
+        if session.demo:
+            return t("team_n") % (side + 1)
         return t("us") if side == 0 else t("them")
     return seat_name(session, side)
+
+
+def bar_name(session, side):
+    """A side's name in a top bar (room for three letters beside a total):
+    in a demo 'B1' to 'B4' (Pişti in teams '1+3', '2+4'), else :func:`side_name`."""
+    if not session.demo:
+        return side_name(session, side)
+    if session.game == "pisti" and session.players == 4:
+        return "%d+%d" % (side + 1, side + 3)
+    return t("bot_short") % (side + 1)

@@ -26,7 +26,7 @@ card on the pile for a moment; a pişti pops a toast and a tune.
 from pisti_app import gfx
 from pisti_app import sprites
 from pisti_app import keys as K
-from pisti_app.names import card_text, side_name
+from pisti_app.names import bar_name, card_text, side_name
 from pisti_app.strings import t
 from pisti_app.table import CARD_Y, INFO_X, TableBase, hand_x
 from pisti_app.util import const
@@ -109,8 +109,8 @@ class PistiTable(TableBase):
             self.rest = True
             return
         m = s.match
-        self.score_l.text = "%s %d" % (side_name(s, 0), m.totals[0])
-        self.score_r.text = "%s %d" % (side_name(s, 1), m.totals[1])
+        self.score_l.text = "%s %d" % (bar_name(s, 0), m.totals[0])
+        self.score_r.text = "%s %d" % (bar_name(s, 1), m.totals[1])
         mine = self.my_turn()
         if not self.flash:
             if h.over:

@@ -12,16 +12,22 @@ the multiplier and the Muamele cards (:mod:`pisti_app.results_pisti`,
 :mod:`pisti_app.results_yedili`). On a 32-px display three rows show at a
 time under the title bar; UP/DOWN (A/C on three buttons) scroll, the title
 bar's arrows say there is more. The match end is :mod:`pisti_app.match_end`.
+
+Both ignore the keys pressed before they came and for a moment after
+(``App.mute_until``), outside a demo: presses meant for the last plays
+must not skip the result, so the next hand or a rematch is one deliberate
+press.
 """
 
 from pisti_app import gfx
 from pisti_app import keys as K
 from pisti_app.screen import Screen
 from pisti_app.strings import t
-from pisti_app.util import const
+from pisti_app.util import const, ticks_add
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 _C_ROWS = const(3)  # 32-px layout: rows shown at once
+_SEE_MS = const(700)  # keys dropped after a hand end or the match end comes
 
 
 class _Rows(Screen):
@@ -29,6 +35,8 @@ class _Rows(Screen):
 
     def __init__(self, app):
         super().__init__(app)
+        if app.demo is None:  # (in a demo any key ends it at once: App.tick)
+            app.mute_until = ticks_add(app.now, _SEE_MS)
         g = self.group
         self.title, self.title_r = gfx.title_bar(g)
         self.cells = []  # the row labels shown

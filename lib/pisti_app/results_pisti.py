@@ -10,7 +10,7 @@ majority, piştis and Jack piştis (P-12), then the hand and match totals.
 """
 
 from pisti_app import gfx
-from pisti_app.names import side_name
+from pisti_app.names import bar_name
 from pisti_app.strings import t
 
 
@@ -19,7 +19,7 @@ def fill(self, h):
     s = self.s
     r = h.result()
     m = s.match
-    self.title.text = "%s: %s:%s" % (t("hand_n") % self.hand_no, side_name(s, 0), side_name(s, 1))
+    self.title.text = "%s: %s:%s" % (t("hand_n") % self.hand_no, bar_name(s, 0), bar_name(s, 1))
     left = (("cards", "cards"), ("aces", "aces"), ("jacks", "jacks"),
             ("two_clubs", "two_clubs"), ("ten_diamonds", "ten_diamonds"))
     right = (("majority", "majority"), ("pisti", "pistis"), ("jack_pisti", "jack_pistis"))

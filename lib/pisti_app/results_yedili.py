@@ -7,7 +7,8 @@
 The Pis Yedili rows of the end-of-hand breakdown
 (:class:`pisti_app.results.HandEnd`): per seat the hand's penalty
 (multiplied, Y-14), the Muamele points (Y-15) and the total, then what
-the "Mu" header means with the Muamele cards (a second line indented).
+the "Mu" header means (the cards picked for 7s left in hand), with the
+Muamele cards picked on the lines under it, indented.
 """
 
 from pisti_app.names import card_text, seat_name
@@ -20,7 +21,7 @@ def fill(self, h):
     s = self.s
     m = s.match
     if h.winner >= 0:
-        head = t("r_out") % seat_name(s, h.winner) if h.winner else t("r_you_out")
+        head = t("r_out") % seat_name(s, h.winner) if h.winner or s.demo else t("r_you_out")
         if h.mult > 1:
             head += " \u00d7%d" % h.mult
     else:
@@ -47,13 +48,10 @@ def fill(self, h):
             mu_text.append("%s %s" % (seat_name(s, seat),
                                       " ".join([card_text(c) for c in h.muamele[seat]])))
     row = s.players + 2
-    # "Mu = Muamele", then the cards picked; a line past the first is
-    # indented two cells under it.
+    # What "Mu" is (Y-15: cards picked for the 7s left in hand), then the
+    # cards picked, indented two cells under it.
     from pisti_app.wrap import wrap
-    text = t("r_mu_legend") + (": " + ", ".join(mu_text) if mu_text else "")
-    lines = wrap(text)
-    if len(lines) > 1:
-        lines = lines[:1] + wrap(" ".join(lines[1:]), 23)
+    lines = [t("r_mu_legend")] + (wrap(", ".join(mu_text), 23) if mu_text else [])
     x = 0
     for line in lines:
         if row > 7 and not self.compact:

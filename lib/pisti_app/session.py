@@ -59,6 +59,8 @@ class GameSession:
     ``levels[seat]`` is a bot level, or None for the person's seat; ``base``
     counts hands finished before this object was restored from a save."""
 
+    demo = False  # True for a demo's match (pisti_app.demo): bots at every seat, no person
+
     def __init__(self, match, levels, rated=False, number=0, base=0):
         if len(levels) != match.players:
             raise ValueError("one level per seat: %d seats, %d levels" % (match.players, len(levels)))

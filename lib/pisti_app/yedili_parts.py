@@ -131,19 +131,20 @@ def hint(h, focus, mine, who):
     return t("help_yedili")
 
 
-def play_text(h, ph, seat, a, who, before):
+def play_text(h, ph, seat, a, who, before, mine=False):
     """The message line for action ``a`` of ``seat`` just applied (``ph``
-    the phase it was played in, ``before`` the hand sizes before it)."""
-    if ph == MUAMELE:  # the person's own verb forms for seat 0 ("3 kart çektin")
+    the phase it was played in, ``before`` the hand sizes before it;
+    ``mine``: the person's own, in their own verb forms, "3 kart çektin")."""
+    if ph == MUAMELE:
         cid = h.muamele[seat][-1]
         c = card_text(cid)
-        return (t("picked") % (who, c) if seat else t("you_picked") % c) + (
+        return (t("you_picked") % c if mine else t("picked") % (who, c)) + (
             " +3" if RANK[cid % 52] == _SEVEN else "")
     if a == DRAW:
         n = h.hn[seat] - before[seat]
-        return t("drew") % (who, n) if seat else t("you_drew") % n
+        return t("you_drew") % n if mine else t("drew") % (who, n)
     if a == PASS:
-        return t("passed") % who if seat else t("you_passed")
+        return t("you_passed") if mine else t("passed") % who
     c = a if a < 52 else 40 + ((a - JACK_BASE) >> 2)
     text = "%s: %s" % (who, card_text(c))
     r = RANK[c]

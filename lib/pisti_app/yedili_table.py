@@ -31,6 +31,7 @@ from pisti_core.yedili import DRAW, DRAWN, JACK_BASE, MUAMELE, NORMAL, OPENING, 
 from pisti_app import gfx
 from pisti_app import sprites
 from pisti_app import keys as K
+from pisti_app.names import bar_name
 from pisti_app.strings import t
 from pisti_app.table import TableBase
 from pisti_app.util import const
@@ -150,7 +151,7 @@ class YediliTable(TableBase):
         if first:  # the scores, the message line, the stock, the action button and this seat's row at the next tick
             self.rest = True
             return
-        self.score_l.text = "%s %d" % (t("you"), m.totals[0])
+        self.score_l.text = "%s %d" % (bar_name(self.s, 0), m.totals[0])
         self.score_r.text = t("hand_n") % s.hand_no
         act = self.action_text()
         if not act and self.focus == "action":
@@ -327,11 +328,11 @@ class YediliTable(TableBase):
                 if mine[i] == new:
                     self.cursor = i
             self.focus = "hand"
-        self.say(play_text(h, ph, seat, a, who, before))
+        self.say(play_text(h, ph, seat, a, who, before, seat == 0 and not self.s.demo))
         if ph != MUAMELE and h.phase in (MUAMELE, OVER):
             if h.winner < 0:
                 self.pop_toast(t("stock_out"), self.app.delay() * 2)
-            elif h.winner == 0:
+            elif h.winner == 0 and not self.s.demo:
                 self.pop_toast(t("you_out"), self.app.delay() * 2, True)
                 snd.play("win", now)
             else:

@@ -6,7 +6,8 @@
 // PLAN.json: {"scripts": [{"name", "query"}...], "reload": {"first", "then"},
 // "oom": {"query"}, "loads": [query...], "hang": {"query"}, "live": false,
 // "link": {"query", "plies", "keys": [{"UP", "DOWN", "OK": keyboard key}, {...}]}, "linkTabs": {"tabs":
-// [query A, query B], "plies", "keys"}, "queries": [{"name", "query"}...], "chromium": PATH}. Each script runs in a fresh browser context (empty
+// [query A, query B], "plies", "keys"}, "linkLayout": {"query", "width"}, "queries": [{"name", "query"}...],
+// "chromium": PATH}. Each script runs in a fresh browser context (empty
 // storage) until the page says done; the result has its canvas pixels,
 // status and the page's errors. "loads" (the crash probe, tools/web/probe.py):
 // each query from empty saves, navigated to in one of `parallel` tabs (a new page, a new
@@ -227,6 +228,25 @@ try {
     }
     await context.close();
     note("queries");
+  }
+  // 9. the linked page's layout at plan.linkLayout.width px: where each console's frame is, and
+  // whether anything in it is wider than the frame
+  if (plan.linkLayout) {
+    const context = await browser.newContext({ viewport: { width: plan.linkLayout.width, height: 900 } });
+    const { page, errors } = await open(context, plan.linkLayout.query);
+    await until(page, () => [...document.querySelectorAll("#linked iframe")].every((f) =>
+      f.contentWindow && f.contentWindow.pisti && typeof f.contentWindow.pisti.firstFrameMs === "number"));
+    out.linkLayout = await page.evaluate(() => ({
+      width: document.documentElement.clientWidth, scrollWidth: document.documentElement.scrollWidth,
+      frames: [...document.querySelectorAll("#linked iframe")].map((f) => {
+        const r = f.getBoundingClientRect();
+        const d = f.contentDocument.documentElement;
+        return { left: r.left, right: r.right, top: r.top, clientWidth: d.clientWidth, scrollWidth: d.scrollWidth };
+      }),
+    }));
+    out.linkLayout.errors = [...errors];
+    await context.close();
+    note("linkLayout");
   }
 } catch (e) {
   out.errors.push(String(e && e.stack || e));
