@@ -71,3 +71,13 @@ def rare_modules():
     for n, mod in kept.items():
         sys.modules["pisti_core." + n] = mod
         setattr(pisti_core, n, mod)
+
+
+@pytest.fixture(autouse=True)
+def _no_cable_left_plugged():
+    """A cable end plugged (``tools.shims.uart.plug``) that the test's console
+    never opened would be the next test's cable in the same process: each
+    test starts with none."""
+    yield
+    from tools.shims import uart  # pylint: disable=import-outside-toplevel
+    del uart._PLUGGED[:]  # pylint: disable=protected-access

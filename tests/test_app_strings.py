@@ -36,7 +36,7 @@ WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("B
          "hand_cards": ("Onlar", "52 cards", "9 piştis"),
          "stats_lines": (9999, 9999, 9999, 9999, 9999, 9999), "stats_pistis": (999, 99),
          # (fitted to the line by pisti_app.startup.notices: tests/test_app_settings.py)
-         "bad_setting": ("PISTI_TIMER=-5",), "link_offer": ("Pis Yedili", 4, 151, "practice"), "link_lost": (2, 59), "link_wait": ("Oyun kur",), "link_silent": ("Oyun kur",), "link_clock": (2, 59), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}
+         "bad_setting": ("PISTI_TIMER=-5",), "link_offer": ("Pis Yedili", 4, 151, "practice"), "link_lost": (2, 59), "link_wait": ("Oyun kur",), "link_silent": ("Oyun kur",), "link_clock": (2, 59), "link_in_play": (99,), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}
 
 
 def placeholders(text):

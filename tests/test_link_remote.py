@@ -937,7 +937,8 @@ def test_L9_a_host_without_the_game_offering_another_one_is_told_the_guest_is_in
                               P.record(g0.match, g0.hands_done, g0.rot), None, LEVELS, key=bytes(16))
     before = guest.position()
     _console_on(d, cable.a)
-    d.press("A")  # Host
+    d.press("A")  # Host: the game it offers (Pis Yedili, as set)
+    d.press("A")  # offered
     for _ in range(800):
         d.run(10)
         guest.poll(d.rig.clock.ticks_ms())

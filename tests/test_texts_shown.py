@@ -39,7 +39,8 @@ MEDIUM = ("continue", "new_game", "rankings", "settings", "rules", "about", "gam
 # Word-wrapped over several lines of 25 (text pages, confirmations, toasts).
 WRAPPED = ("no_rankings", "stats_empty", "exit_leaves", "new_leaves", "new_replaces", "time_left", "oom", "oom_resume",
            "link_offer", "link_wait", "link_gone",
-           "link_gone_bot", "link_left", "link_quit", "link_away", "link_partners", "link_leave_q",
+           "link_gone_bot", "link_left", "link_quit", "link_away", "link_partners", "link_leave_q", "link_in_play",
+           "link_busy",
            "link_opponents", "link_silent", "link_asked", "link_noise", "link_declined")
 
 
