@@ -179,3 +179,82 @@ def test_L2_the_join_screen_shows_the_hosts_seats(device, quick_gc, gseat, words
             break
     text = " ".join(d.app.status()["lines"])
     assert words in text, text
+
+
+def _kept(device, rated):
+    """A console booted with a game kept to Continue (a rated one is cut by a power cut: not leaving, T-4)."""
+    from tools.shims.nvm import FlashNvm
+    nvm = FlashNvm()
+    d = device(PISTI_START="pisti:2:usta", PISTI_SEED=2, PISTI_DELAY=50, PISTI_RATED=int(rated), nvm=nvm)
+    d.first_frame()
+    d.close()
+    d = device(PISTI_SEED=2, nvm=nvm.restart())
+    d.first_frame()
+    d.press("A")  # past the splash
+    st = d.app.status()
+    assert st["menu"][0] == "continue" and d.app.kept.rated == rated and st["rankings"] == {}
+    return d
+
+
+@pytest.mark.parametrize("rated", [True, False])
+def test_T4_L2_hosting_over_a_kept_game_asks_first_and_replaces_it_only_when_the_link_game_starts(
+        device, quick_gc, rated):  # noqa: F811
+    d = _kept(device, rated)
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.a)
+    d.menu_to("link_play")
+    d.press("A")
+    d.press("A")  # Host
+    d.press("A")  # offer: first the question
+    st = d.app.status()
+    assert st["screen"] == "confirm" and st["title"] == "Start a new game?", st
+    said = " ".join(st["lines"])
+    assert ("rated" in said and "loss (-1)" in st["message"]) if rated else "replaces the practice game" in said, st
+    d.press("B")  # no: the Host screen, the kept game as it was
+    assert d.app.status()["screen"] == "host" and d.app.kept is not None and d.app.status()["rankings"] == {}
+    guest = G.Lockstep(cable.b, P.GUEST, "pisti", d.rig.clock.ticks_ms(), None, LEVELS)
+    d.press("A")
+    d.press("A")  # yes: offered (the kept game stays until the link game starts)
+    for _ in range(600):
+        d.run(10)
+        guest.poll(d.rig.clock.ticks_ms())
+        if guest.phase == G.OFFERED:
+            assert d.app.kept is not None  # nothing changed yet: the other player may decline
+            guest.answer(True)
+        if d.app.status()["screen"] == "table":
+            break
+    st = d.app.status()
+    assert st["screen"] == "table" and d.app.session.linked and d.app.kept is None, st
+    rows = st["rankings"]
+    if rated:  # T-4: leaving the rated game kept (its first hand) is a loss
+        assert [(r["played"], r["lost"], r["points"]) for r in rows.values()] == [(1, 1, -1)], rows
+    else:
+        assert rows == {}
+    assert d.app.saves.kept().linked  # the save is the link game's now
+
+
+def test_L2_joining_over_a_kept_game_asks_first_and_a_decline_keeps_it(device, quick_gc):  # noqa: F811
+    d = _kept(device, True)
+    cable = Cable(lambda: d.rig.clock.now_ms)
+    uart.plug(cable.b)
+    host = G.Lockstep(cable.a, P.HOST, "pisti", d.rig.clock.ticks_ms(), P.Setup("pisti", 2, 101, False, 1, [None, None]),
+                      LEVELS)
+    d.menu_to("link_play")
+    d.press("A")
+    d.menu_to("link_join")
+    d.press("A")
+    st = d.app.status()
+    assert st["screen"] == "confirm" and st["title"] == "Start a new game?", st
+    d.press("A")  # yes: the wait, then the offer
+    for _ in range(300):
+        d.run(10)
+        host.poll(d.rig.clock.ticks_ms())
+        if d.app.status()["screen"] == "confirm":
+            break
+    assert "offers" in " ".join(d.app.status()["lines"])
+    d.press("B")  # declines: nothing changes (L-2)
+    for _ in range(200):
+        d.run(10)
+        host.poll(d.rig.clock.ticks_ms())
+    st = d.app.status()
+    assert st["screen"] == "menu" and st["menu"][0] == "continue" and d.app.kept.rated and st["rankings"] == {}

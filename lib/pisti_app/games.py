@@ -113,10 +113,7 @@ class GameFlow:
         self.release()  # the menus go before the game comes
         self.drop_menus()
         self.session = None
-        if self.kept is not None:
-            if self.kept.rated:
-                self._leave(self.kept)
-            self.kept = None
+        self.replace_kept()
         gc.collect()
         from pisti_app.session import GameSession
         number = 0
@@ -124,6 +121,14 @@ class GameFlow:
             number = (self.rankings.stamp + 1) & 0xFFFF
             self.drop_rankings()  # read again at the match's end
         self.play_session(GameSession.new(game, players, levels, target, self.below, rated, number))
+
+    def replace_kept(self):  # type: (pisti_app.app.App) -> None
+        """A new game (a link game too) takes the place of the game kept to
+        Continue: a rated one is left (T-4; the menus asked first)."""
+        if self.kept is not None:
+            if self.kept.rated:
+                self._leave(self.kept)
+            self.kept = None
 
     def play_session(self, session, saved=False):  # type: (pisti_app.app.App, pisti_app.session.GameSession, bool) -> None
         """Sit down at ``session`` (a GameSession with a hand in play); unless

@@ -213,6 +213,7 @@ def start_link_game(app):
     else:
         m = Match(s.game, s.players, s.target, lk.match.first_dealer)
         m.deal(link.deck(0))
+    app.replace_kept()  # (the menus asked first; its T-4 result is ranked before this game is numbered)
     number = 0
     if s.rated:  # numbered as any rated game (the ranking's stamp + 1: recorded once, T-2)
         number = (app.rankings.stamp + 1) & 0xFFFF

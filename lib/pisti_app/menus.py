@@ -190,29 +190,45 @@ class Menus:
         elif k == "link_host":
             app.push(self.host())
         elif n == "link":
-            from pisti_app import linkmenu
-            app.later(linkmenu.join, app)
+            self._over_kept(self._join)
+
+    def _join(self):
+        from pisti_app import linkmenu
+        self.app.later(linkmenu.join, self.app)
+
+    def _offer(self):
+        app = self.app
+        from pisti_app import linkmenu
+        if app.screen.name == "confirm":  # (the question over it, if one was asked)
+            app.pop()
+        app.pop()  # closed first, and the saves: the wait and the link's set-up get their heap
+        app.close_saves()
+        app.later(linkmenu.host, app)
+
+    def _over_kept(self, go):
+        """``go()`` at once, or, with a game kept to Continue, once the person
+        says yes: a new game (a link game too) ends a rated game kept (T-4,
+        its cost named) and replaces a practice one."""
+        app = self.app
+        kept = app.kept
+        if kept is not None:
+            text = t("new_leaves") + "\n" + app.leave_cost(kept)[1] if kept.rated else t("new_replaces")
+            app.ask(t("new_q"), text, go, t("keys_new"), app.pop)
+        else:
+            go()
 
     def menu_confirm(self, menu):
         """OK on a value row (and Start): Settings keep and go back, New game
         starts the game set up, Host offers it."""
         app = self.app
         app.save_prefs()
-        if menu.name == "host":  # closed first, and the saves: the wait and the link's set-up get their heap
-            from pisti_app import linkmenu
-            app.pop()
-            app.close_saves()
-            app.later(linkmenu.host, app)
+        if menu.name == "host":
+            self._over_kept(self._offer)
             return
         if menu.name != "new_game":
             app.pop()
             return
-        kept = app.kept
-        if kept is not None:  # asked first: a rated game kept is left (T-4), a practice one replaced
-            text = t("new_leaves") + "\n" + app.leave_cost(kept)[1] if kept.rated else t("new_replaces")
-            app.ask(t("new_q"), text, self.start, t("keys_new"), app.pop)
-        else:
-            self.start()
+        self._over_kept(self.start)
 
     def start(self):
         """Start the game set up in the new game menu."""
