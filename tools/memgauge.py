@@ -305,8 +305,8 @@ def run_node(tree, *, cap=0, modes=MODES, stall=60.0, timeout=900.0, calibrate=F
         cmd += ["--cap", str(cap)]
     if calibrate:
         cmd += ["--calibrate", "--calibrate-modules", json.dumps(list(CALIBRATE))]
-    if record:
-        cmd += ["--record-imports", record]
+    if record:  # the recording import hook adds a frame a nested import: pystack for them, beside the board's 2 KB
+        cmd += ["--record-imports", record, "--pystack", "768"]
     if schedule:
         cmd += ["--schedule", schedule]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
