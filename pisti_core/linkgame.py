@@ -34,7 +34,7 @@ import sys
 from pisti_core.linkchan import Channel, const, ticks_diff
 from pisti_core.linkrec import (ACTION, BYE, COMMIT, CONNECT, DEAL, DECLINED, FAILED, GUEST, HOST,  # noqa: F401
                                   JOIN, NEED, OFFER, OFFERED, OVER, PLAY, RECORD, RESYNC, REVEAL, SETUP, LinkError,
-                                  Setup, _b16, _u16, digest, record)
+                                  Setup, b16, u16, digest, record)
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # pyright's view only (the board has no typing module)
@@ -193,7 +193,7 @@ class Lockstep:
         ply = len(h.actions)
         h.play(a)
         dg = digest(self.match, hd, self.rot)
-        self.chan.send(ACTION, _b16(hd) + _b16(ply) + bytes((a,)) + _b16(dg >> 16) + _b16(dg & 0xFFFF))
+        self.chan.send(ACTION, b16(hd) + b16(ply) + bytes((a,)) + b16(dg >> 16) + b16(dg & 0xFFFF))
         self._after_action()
 
     def _after_action(self):
@@ -232,7 +232,7 @@ class Lockstep:
                 break
             try:
                 if typ == ACTION:
-                    self._on_action(_u16(p, 0), _u16(p, 2), p[4], _u16(p, 5) << 16 | _u16(p, 7))
+                    self._on_action(u16(p, 0), u16(p, 2), p[4], u16(p, 5) << 16 | u16(p, 7))
                 else:
                     _rx().on(self, typ, p)
             except LinkError as e:

@@ -75,11 +75,13 @@ class Setup:
         self.timer = timer
 
 
-def _b16(v):
+def b16(v):
+    """``v`` as two bytes, high first (the link's 16-bit fields)."""
     return bytes((v >> 8 & 255, v & 255))
 
 
-def _u16(p, i):
+def u16(p, i):
+    """The 16-bit field of ``p`` at ``i``, high byte first."""
     return p[i] << 8 | p[i + 1]
 
 

@@ -15,7 +15,7 @@ imports this module when one of these comes, and on the board unloads it
 from pisti_core import linkproto as P
 from pisti_core.linkchan import HELLO, const
 from pisti_core.linkrec import (BYE, COMMIT, CONNECT, DEAL, DECLINED, FAILED, GUEST, HOST, JOIN, NEED, OFFER,
-                                OFFERED, OVER, PLAY, RECORD, RESYNC, REVEAL, SETUP, LinkError, _b16, _u16,
+                                OFFERED, OVER, PLAY, RECORD, RESYNC, REVEAL, SETUP, LinkError, b16, u16,
                                 record)
 
 _CHUNK = const(20)
@@ -38,14 +38,14 @@ def on(lk, typ, p):
         else:
             lk.phase = DECLINED
     elif typ == COMMIT:
-        c = (_u16(p, 0), bytes(p[2:]))
+        c = (u16(p, 0), bytes(p[2:]))
         if c != lk.peer_commit:
             lk.revealed = False
         lk.peer_commit = c
         if lk.phase == DEAL:
             _reveal(lk)
     elif typ == REVEAL:
-        _on_reveal(lk, _u16(p, 0), bytes(p[2:]))
+        _on_reveal(lk, u16(p, 0), bytes(p[2:]))
     elif typ == NEED:
         if lk.match is not None:
             send_record(lk, p[:1] == b"\x01" and lk.role == HOST)
@@ -120,7 +120,7 @@ def repair(lk):
 def _on_record(lk, p):
     if lk.setup is None or lk.phase in (CONNECT, OFFERED, SETUP, DECLINED):
         return  # no game joined here yet: a record is taken only into one (L-2)
-    at, n = _u16(p, 0), _u16(p, 2)
+    at, n = u16(p, 0), u16(p, 2)
     if at == 0:
         lk.inbox = bytearray()
     if at != len(lk.inbox):
@@ -189,12 +189,12 @@ def deal_phase(lk):
     k = lk.hands_done
     if lk.secret is None or lk.secret[0] != k:
         if lk.key is not None:  # the same bytes again after a power cut (L-3, L-9)
-            lk.secret = (k, P.sha256(b"pisti-hand" + bytes(lk.key) + _b16(k))[0:16])
+            lk.secret = (k, P.sha256(b"pisti-hand" + bytes(lk.key) + b16(k))[0:16])
         else:
             lk.secret = (k, bytes(lk.urandom(16)))
         lk.peer_secret = None
     lk.revealed = False
-    lk.chan.send(COMMIT, _b16(k) + P.commitment(lk.secret[1]))
+    lk.chan.send(COMMIT, b16(k) + P.commitment(lk.secret[1]))
     _reveal(lk)
 
 
@@ -203,7 +203,7 @@ def _reveal(lk):
     if (not lk.revealed and lk.peer_commit is not None and lk.peer_commit[0] == k
             and lk.secret is not None and lk.secret[0] == k):  # (not before this hand's deal began)
         lk.revealed = True
-        lk.chan.send(REVEAL, _b16(k) + lk.secret[1])
+        lk.chan.send(REVEAL, b16(k) + lk.secret[1])
 
 
 def send_record(lk, force):
@@ -213,7 +213,7 @@ def send_record(lk, force):
     n = len(data)
     f = b"\x01" if force else b"\x00"
     for i in range(0, n, _CHUNK):
-        lk.chan.send(RECORD, _b16(i) + _b16(n) + f + data[i:i + _CHUNK])
+        lk.chan.send(RECORD, b16(i) + b16(n) + f + data[i:i + _CHUNK])
 
 
 def need(lk, force):
