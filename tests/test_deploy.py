@@ -12,13 +12,14 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import types
 from pathlib import Path
 
 import pytest
 
 from tools import deploy, settingstoml
 from tools import mpy as mpytool
-from tools.deploylib import imports, mpyfile, shrink
+from tools.deploylib import drives, imports, mpyfile, shrink
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOT_OUT = (
@@ -161,13 +162,37 @@ def test_find_drives_from_mount_table(tmp_path):
         f"/dev/sdc1 {tmp_path / 'other' / 'CIRCUITPY1'} vfat rw 0 0\n"
         "proc /proc proc rw 0 0\n"
     )
-    assert deploy.find_drives(env={"USER": "x"}, platform="linux", mounts_text=table, bases=[]) == [
+    assert deploy.find_drives(first=None, env={"USER": "x"}, platform="linux", mounts_text=table, bases=[]) == [
         mounted.resolve()
     ]
     # The usual mount folders are scanned too (here a fake /media/$USER).
-    assert deploy.find_drives(env={}, platform="linux", mounts_text="", bases=[mounted.parent]) == [
+    assert deploy.find_drives(first=None, env={}, platform="linux", mounts_text="", bases=[mounted.parent]) == [
         mounted.resolve()
     ]
+
+
+def test_find_drives_takes_the_drive_circup_finds(tmp_path, monkeypatch):
+    odd = make_drive(tmp_path / "odd place" / "CIRCUITPY")  # mounted where the scan does not look
+    empty = tmp_path / "CIRCUITPY"
+    empty.mkdir()
+    nowhere = {"env": {}, "platform": "linux", "mounts_text": "", "bases": []}
+    assert deploy.find_drives(first=lambda: odd, **nowhere) == [odd.resolve()]
+    assert deploy.find_drives(first=lambda: empty, **nowhere) == []  # no boot_out.txt: not a board
+    # The pick is circup's own find_device; a circup that cannot tell gives none.
+    circup = types.ModuleType("circup")
+    command_utils = types.ModuleType("circup.command_utils")
+    monkeypatch.setitem(sys.modules, "circup", circup)
+    monkeypatch.setitem(sys.modules, "circup.command_utils", command_utils)
+    command_utils.find_device = lambda: str(odd)
+    assert drives.circup_drive() == odd and deploy.find_drives(**nowhere) == [odd.resolve()]
+    command_utils.find_device = lambda: None
+    assert drives.circup_drive() is None
+
+    def unsupported():
+        raise NotImplementedError('OS "java" not supported.')
+
+    command_utils.find_device = unsupported
+    assert drives.circup_drive() is None and deploy.find_drives(**nowhere) == []
 
 
 def test_no_drive_found(monkeypatch, capsys):
