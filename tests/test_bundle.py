@@ -22,9 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tools import deploy
+from tools import deploy, settingstoml
 from tools.deploylib import imports
-from tools.shims.settings import load_settings
 from tools.simlib.headless import Headless, ScriptDriver
 from tools.simlib.script import parse_keys, profile_buttons
 from tools.simlib.session import Session
@@ -251,7 +250,7 @@ def boot_drive(drive, keys, overrides=None):
     """Boot the firmware from the drive in the simulator (its code.py and its
     settings.toml) and play ``keys``; returns (status, imports the drive's
     files made, {module: file} at the end)."""
-    profile = load_settings(drive / "settings.toml")["PISTI_PROFILE"].text
+    profile = settingstoml.load(drive / "settings.toml")["PISTI_PROFILE"].text
     front = Snapshot(ScriptDriver(parse_keys(keys, profile_buttons(profile))))
     recorder = ImportRecorder(drive)
     sys.meta_path.insert(0, recorder)

@@ -12,13 +12,14 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import types
 from pathlib import Path
 
 import pytest
 
-from tools import deploy
+from tools import deploy, settingstoml
 from tools import mpy as mpytool
-from tools.deploylib import imports, mpyfile, settings_check, shrink
+from tools.deploylib import drives, imports, mpyfile, shrink
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOT_OUT = (
@@ -161,13 +162,37 @@ def test_find_drives_from_mount_table(tmp_path):
         f"/dev/sdc1 {tmp_path / 'other' / 'CIRCUITPY1'} vfat rw 0 0\n"
         "proc /proc proc rw 0 0\n"
     )
-    assert deploy.find_drives(env={"USER": "x"}, platform="linux", mounts_text=table, bases=[]) == [
+    assert deploy.find_drives(first=None, env={"USER": "x"}, platform="linux", mounts_text=table, bases=[]) == [
         mounted.resolve()
     ]
     # The usual mount folders are scanned too (here a fake /media/$USER).
-    assert deploy.find_drives(env={}, platform="linux", mounts_text="", bases=[mounted.parent]) == [
+    assert deploy.find_drives(first=None, env={}, platform="linux", mounts_text="", bases=[mounted.parent]) == [
         mounted.resolve()
     ]
+
+
+def test_find_drives_takes_the_drive_circup_finds(tmp_path, monkeypatch):
+    odd = make_drive(tmp_path / "odd place" / "CIRCUITPY")  # mounted where the scan does not look
+    empty = tmp_path / "CIRCUITPY"
+    empty.mkdir()
+    nowhere = {"env": {}, "platform": "linux", "mounts_text": "", "bases": []}
+    assert deploy.find_drives(first=lambda: odd, **nowhere) == [odd.resolve()]
+    assert deploy.find_drives(first=lambda: empty, **nowhere) == []  # no boot_out.txt: not a board
+    # The pick is circup's own find_device; a circup that cannot tell gives none.
+    circup = types.ModuleType("circup")
+    command_utils = types.ModuleType("circup.command_utils")
+    monkeypatch.setitem(sys.modules, "circup", circup)
+    monkeypatch.setitem(sys.modules, "circup.command_utils", command_utils)
+    command_utils.find_device = lambda: str(odd)
+    assert drives.circup_drive() == odd and deploy.find_drives(**nowhere) == [odd.resolve()]
+    command_utils.find_device = lambda: None
+    assert drives.circup_drive() is None
+
+    def unsupported():
+        raise NotImplementedError('OS "java" not supported.')
+
+    command_utils.find_device = unsupported
+    assert drives.circup_drive() is None and deploy.find_drives(**nowhere) == []
 
 
 def test_no_drive_found(monkeypatch, capsys):
@@ -794,7 +819,7 @@ FEATHER = boot_out("10.2.1", "Adafruit Feather RP2040 with rp2040", "adafruit_fe
 
 
 def settings_of(drive):
-    return tomllib.loads((drive / "settings.toml").read_text())
+    return settingstoml.values(settingstoml.load(drive / "settings.toml"))
 
 
 def test_profile_comes_from_the_board_id(tmp_path, project, capsys):
@@ -893,17 +918,37 @@ def test_settings_toml_is_checked_before_anything_changes(drive, project, capsys
 
 
 def test_settings_checker_follows_circuitpython():
-    types = settings_check.profile_types((ROOT / "tools" / "boards" / "pico.toml").read_bytes())
+    types = settingstoml.profile_types((ROOT / "tools" / "boards" / "pico.toml").read_bytes())
     for profile in ("pico", "featherwing"):
-        assert settings_check.problems((ROOT / "tools" / "boards" / f"{profile}.toml").read_bytes(), types) == []
-    good = (b'A = "\\u0153uvre \\"q\\" \\\\" # c\r\nB=-7\nC = 011\nD = 0.75\nE = true\n  # x\n\n'
-            b'[table]\nanything goes here\n')
-    assert settings_check.problems(good) == []
-    assert settings_check.problems(b'A = "\\u12"\n') == ['line 1: A = "\\u12": \\u must be followed by 4 hex digits']
-    assert settings_check.problems(b"PISTI_DISPLAY_ADDR = 08\n", types)  # strtol(..., 0) stops at the 8
-    assert settings_check.problems(b"A = 'x'\n")
-    assert settings_check.problems(b"PISTI_DISPLAY_ADDR = 3.5\n", types) == [
-        "line 1: PISTI_DISPLAY_ADDR = 3.5: must be a whole number"]
+        assert settingstoml.problems((ROOT / "tools" / "boards" / f"{profile}.toml").read_bytes(), types) == []
+    good = (b'A = "\\u0153uvre \\"q\\" \\\\ \\u0x41" # c\r\nB=-7\nC = 0x0B\nD = 0.75\nE = true\n  # x\n\n'
+            b"F = 1_000\nG = 0o17\nH = 0b1\nI = inf\nJ = 00\nCIRCUITPY_PYSTACK_SIZE = 3072\n"
+            b'[table]\nanything goes here\nA = "again"\n')
+    assert settingstoml.problems(good) == []
+
+    def why(text, types=types):
+        found = settingstoml.problems(text, types)
+        assert len(found) == 1, found
+        return found[0].split(": ", 2)[2]
+
+    assert why(b'A = "\\u12"\n') == "\\u must be followed by 4 hex digits"
+    assert why(b'A = "\\U00110000"\n') == "\\U00110000 is not a Unicode character (the last is 10FFFF)"
+    assert why(b"PISTI_DISPLAY_ADDR = 08\n") == (
+        "a leading 0: CircuitPython 9 reads it as 8, 10 refuses it (write 8, or 0x.. for hex)")
+    assert why(b"CIRCUITPY_PYSTACK_SIZE = 03072\n") == (
+        "a leading 0 makes it octal to CircuitPython (1594); write 3072, or 0x.. for hex")
+    assert why(b"CIRCUITPY_PYSTACK_SIZE = 3_072\n").startswith("CircuitPython reads its own CIRCUITPY_ settings with C")
+    assert why(b"A = 'x'\n").startswith("use double quotes")
+    assert why(b"PISTI_DISPLAY_ADDR = 3.5\n") == "must be a whole number"
+    assert why(b"PISTI_DISPLAY_ADDR = 1e\n") == "'1e' is not a number: text needs double quotes (\"1e\")"
+    assert why(b"PISTI_I2C_SDA = 4\n") == 'must be text in double quotes, e.g. "GP4"'
+    assert why(b"A = 1\rB = 2\n").startswith("has a carriage return (\\r) inside")
+    assert why(b"\xef\xbb\xbfA = 1\n").startswith("starts with a byte order mark")
+    assert settingstoml.problems(b"\xef\xbb\xbf# a comment\n") == []
+    assert settingstoml.problems(b"A = 1\nB = 2\nA = 3\n") == [
+        "line 3: A = 3: A is set on line 1 already; CircuitPython reads only that one"]
+    assert why(b"MY KEY = 1\n").startswith("is not a KEY = value line")
+    assert why(b"A = # nothing\n") == why(b"A =\r\n") == 'the value is empty (write "" for no text, or a number)'
 
 
 # ---------------------------------------------------------------- every import is on the drive

@@ -515,43 +515,86 @@ def test_getenv_string_style_and_get_setting(make_rig):
     assert not hasattr(sys.modules["supervisor"], "get_setting")
 
 
-def test_settings_syntax(make_rig, tmp_path, monkeypatch):
+# Each line a grammar case, read as CircuitPython reads settings.toml. A lone \r is not a line end
+# there, nor is a form feed; a line the board cannot read (no "=") is skipped, not an error.
+GRAMMAR = (
+    "\ufeffFIRST = 1\n"  # a byte order mark is part of the first key
+    "# comment\n"
+    'S = "a \\"q\\" \\u0130 \\t#x \\x\\q" # trailing\n'
+    'U = "\\u0x41\\u 042"\n'  # the \u digits go through C's strtoul(..., 16)
+    "FF = \"a\fb\"\n"
+    "H = 0X1f\n"
+    "N=-12  # negative\n"
+    "P = +5\r\n"
+    "Z = 00\n"
+    "LEAD = 011\n"
+    "LEAD8 = 08\n"
+    "OCT = 0o17\n"
+    "UNDER = 1_000\n"
+    "ALONE = _\n"
+    "BIG = 99999999999\n"
+    "WORD = GP16\n"
+    "BOOL = true\n"
+    "FLOAT = 0.75\n"
+    "EMPTY =\n"
+    "EMPTYC = # nothing\n"
+    'OPEN = "no end\n'
+    'UBIG = "\\U00110000"\n'
+    "CR = 1\rLOST = 2\n"
+    "oops I pasted this\n"
+    "   IND\t=\t3\n"
+    'S = "second S is ignored"\n'
+    "[table]\n"
+    'T = "unreachable"\n'
+)
+
+
+def test_getenv_follows_circuitpython_grammar(make_rig, tmp_path, monkeypatch):
     path = tmp_path / "settings.toml"
-    path.write_text(
-        "# comment\n"
-        'S = "a \\"q\\" \\u0130 \\t#x" # trailing\n'
-        "H = 0x1F\n"
-        "N=-12  # negative\n"
-        "Z = 007\n"
-        "BAD = 12abc\n"
-        "S = \"second S is ignored\"\n"
-        "[table]\n"
-        'T = "unreachable"\n',
-        encoding="utf-8",
-    )
+    path.write_bytes(GRAMMAR.encode("utf-8"))
     monkeypatch.setenv("PISTI_SHIM_TEST_OTHER", "from-env")
     monkeypatch.setenv("SHIM_TEST_OTHER", "from-env")
-    make_rig("pico", settings_path=path)
-    assert os.getenv("S") == 'a "q" \u0130 \t#x'
-    assert (os.getenv("H"), os.getenv("N"), os.getenv("Z")) == (31, -12, 7)
-    assert os.getenv("T") is None  # after [table]: not readable, not from os.environ
-    with pytest.raises(ValueError, match="BAD"):
-        os.getenv("BAD")
+    absent = object()
+    make_rig("pico", settings_path=path)  # up to CircuitPython 10.1: bare values are int(text, 0)
+    assert os.getenv("S") == 'a "q" \u0130 \t#x xq'
+    assert (os.getenv("U"), os.getenv("FF"), os.getenv("IND")) == ("AB", "a\fb", 3)
+    assert [os.getenv(k) for k in ("H", "N", "P", "Z", "OCT", "UNDER", "ALONE", "BIG")] == [
+        31, -12, 5, 0, 15, 1000, 0, 99999999999]
+    for key in ("LEAD", "LEAD8", "WORD", "BOOL", "FLOAT", "EMPTY", "EMPTYC", "OPEN", "UBIG", "CR"):
+        with pytest.raises(ValueError, match=key):
+            os.getenv(key)
+    for key in ("FIRST", "LOST", "T"):  # not readable, and not from os.environ either
+        assert os.getenv(key, absent) is absent
     assert os.getenv("PISTI_SHIM_TEST_OTHER") is None  # device namespace: settings only
     assert os.getenv("SHIM_TEST_OTHER") == "from-env"  # desktop libraries keep os.environ
+    shims.uninstall()
+
+    make_rig("pico", settings_path=path, getenv_style="str")  # 10.2 on: the text; the default if unreadable
+    import supervisor  # pylint: disable=import-outside-toplevel
+
+    assert [os.getenv(k) for k in ("H", "LEAD", "UNDER", "WORD", "FLOAT", "EMPTYC")] == [
+        "0X1f", "011", "1_000", "GP16", "0.75", ""]
+    for key in ("EMPTY", "OPEN", "UBIG"):
+        assert os.getenv(key, absent) is absent
+    get = supervisor.get_setting  # true/false, then C's strtol (0 is octal; 32 bits), then a float
+    assert [get(k) for k in ("H", "Z", "LEAD", "LEAD8", "UNDER", "ALONE", "BIG", "BOOL", "FLOAT", "S")] == [
+        31, 0, 9, 8.0, 1000.0, 0.0, 2**31 - 1, True, 0.75, 'a "q" \u0130 \t#x xq']
+    assert isinstance(get("LEAD8"), float) and isinstance(get("UNDER"), float)
+    for key in ("OCT", "WORD", "EMPTY", "EMPTYC", "OPEN", "CR"):
+        with pytest.raises(ValueError, match=key):
+            get(key)
 
 
-def test_bad_settings_change_nothing(tmp_path):
+def test_a_bad_profile_changes_nothing(tmp_path, monkeypatch):
     import busio  # pylint: disable=import-outside-toplevel
 
     original_i2c, original_getenv = busio.I2C, os.getenv
-    bad = tmp_path / "settings.toml"
-    bad.write_text('OK = "x"\nthis line is not a setting\n', encoding="utf-8")
-    with pytest.raises(ValueError, match="settings.toml:2"):
-        shims.install("pico", settings_path=bad, **_nvm_kwargs())
-    bad.write_text('S = "no end\n', encoding="utf-8")
-    with pytest.raises(ValueError, match="closing quote"):
-        shims.install("pico", settings_path=bad, **_nvm_kwargs())
+    profile = (shims.BOARDS_DIR / "pico.toml").read_text(encoding="utf-8")
+    (tmp_path / "pico.toml").write_text(profile.replace("PISTI_DISPLAY_WIDTH = 128", "PISTI_DISPLAY_WIDTH = 128px"),
+                                        encoding="utf-8")
+    monkeypatch.setattr(shims, "BOARDS_DIR", tmp_path)
+    with pytest.raises(ValueError, match=r"pico.toml line \d+: PISTI_DISPLAY_WIDTH = 128px: '128px' is not a number"):
+        shims.install("pico", **_nvm_kwargs())
     with pytest.raises(ValueError, match="unknown profile"):
         shims.install("esp32", **_nvm_kwargs())
     assert shims.active_rig() is None

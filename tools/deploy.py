@@ -21,7 +21,7 @@ in a link game); ``--no-minify`` copies them as written.
 Before it copies the game it checks, and stops with one clear message
 (``--force``: a warning) when: the board profile contradicts the Board ID
 (tools/deploylib/boards.py), settings.toml has a line CircuitPython cannot
-read (deploylib/settings_check.py), a module the device code or its
+read (tools/settingstoml.py), a module the device code or its
 libraries import is on neither the drive nor in CircuitPython
 (deploylib/imports.py; a missing library the bundle or circup has is
 installed), or an .mpy is in a format the board's version refuses
@@ -57,7 +57,8 @@ if __name__ == "__main__":  # typed as python tools/deploy.py: the project's .ve
 
     useenv.reexec()
 
-from tools.deploylib import DeployError, boards, bundle, envlibs, imports, mpyfile, settings_check, shrink  # noqa: E402
+from tools import settingstoml  # noqa: E402
+from tools.deploylib import DeployError, boards, bundle, envlibs, imports, mpyfile, shrink  # noqa: E402
 from tools.deploylib import skipped as _skipped  # noqa: E402
 from tools.deploylib.drives import find_drives  # noqa: E402
 from tools.deploylib.libs import (  # noqa: E402,F401 (library_name: for tests)
@@ -596,7 +597,7 @@ def _plan_settings(plan: Plan, args, drive: Path, old_profile: str | None) -> No
     settings_path = drive / "settings.toml"
     existing = settings_path.read_bytes() if settings_path.is_file() else None
     if existing is not None:
-        bad = [f"settings.toml {p}" for p in settings_check.problems(existing, settings_check.profile_types(profile))]
+        bad = [f"settings.toml {p}" for p in settingstoml.problems(existing, settingstoml.profile_types(profile))]
         if bad:
             _refuse(plan, bad, f"edit settings.toml on the drive ({drive / 'settings.toml'}), or delete it "
                     "and deploy again to get the profile's")

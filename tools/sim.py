@@ -179,13 +179,10 @@ def _drive(opts):
     if not os.path.isfile(settings):
         return
     opts.settings_file = settings
-    from tools.shims.settings import load_settings  # pylint: disable=import-outside-toplevel
+    from tools import settingstoml  # pylint: disable=import-outside-toplevel
 
-    try:
-        named = load_settings(settings).get("PISTI_PROFILE")
-    except ValueError as exc:
-        raise UsageError("--drive %s: %s" % (opts.drive, exc)) from None
-    named = named.text if named is not None else None
+    named = settingstoml.load(settings).get("PISTI_PROFILE")
+    named = named.getenv("str") if named is not None else None  # (None: a value the board cannot read)
     if named and named not in scriptlib.PROFILES:
         raise UsageError("--drive %s: its settings.toml names the profile %r (use --profile %s)"
                          % (opts.drive, named, " or ".join(scriptlib.PROFILES)))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +25,9 @@ if __name__ == "__main__":  # typed as python tools/wiring.py: the project's .ve
     useenv.reexec("PIL")
 
 from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+
+from tools import settingstoml  # noqa: E402
+
 PROFILE = ROOT / "tools" / "boards" / "pico.toml"
 OUT = ROOT / "tools" / "wiring.png"
 
@@ -80,7 +82,7 @@ def pad(number: int) -> tuple[int, int]:
 
 def load_profile(path: Path) -> dict:
     """Pins of the reference build from a board profile."""
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data = settingstoml.values(settingstoml.load(path, strict=True))
     buttons = []
     for item in data["PISTI_BUTTONS"].split(","):
         name, pin = item.strip().split(":")
@@ -304,7 +306,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         img = render(load_profile(Path(args.profile)))
-    except (OSError, KeyError, ValueError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, KeyError, ValueError) as exc:
         print(f"error: cannot draw the wiring for {args.profile}: {exc}", file=sys.stderr)
         return 1
     save(img, Path(args.out))

@@ -1,6 +1,15 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Finding a mounted CIRCUITPY drive (Linux, macOS, Windows)."""
+"""Finding a mounted CIRCUITPY drive (Linux, macOS, Windows).
+
+The drive circup itself picks (``circup.command_utils.find_device``, the
+pinned circup's) comes first. The scan here stays beside it for what circup's
+does not do: it returns one drive (the last ``mount`` lists, or Windows' first
+letter), so two boards plugged in would go unnoticed, where deploy must ask
+which; it misses a second board's ``CIRCUITPY1`` / ``CIRCUITPY 1`` and mount
+points with spaces (it splits ``mount``'s lines at blanks); and it does not
+check that a drive holds the ``boot_out.txt`` every CircuitPython drive has.
+"""
 
 from __future__ import annotations
 
@@ -73,10 +82,23 @@ def mount_candidates(env=None, platform=None, mounts_text=None, bases=None) -> l
     return unique
 
 
-def find_drives(**kwargs) -> list[Path]:
-    """Mounted CIRCUITPY drives: candidates that hold a ``boot_out.txt``."""
+def circup_drive() -> Path | None:
+    """The drive circup would use on its own, or None (no drive, or circup cannot tell)."""
+    try:
+        from circup.command_utils import find_device  # pylint: disable=import-outside-toplevel
+
+        found = find_device()
+    except Exception:  # pylint: disable=broad-except  # (no circup, no mount command, an odd mount line)
+        return None
+    return Path(found) if found else None
+
+
+def find_drives(first=circup_drive, **kwargs) -> list[Path]:
+    """Mounted CIRCUITPY drives: ``first()`` (circup's pick) and the
+    :func:`mount_candidates`, those that hold a ``boot_out.txt``."""
     drives = []
-    for path in mount_candidates(**kwargs):
+    pick = first() if first is not None else None
+    for path in ([pick] if pick else []) + mount_candidates(**kwargs):
         try:
             if (path / "boot_out.txt").is_file():
                 resolved = path.resolve()

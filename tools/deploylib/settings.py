@@ -5,42 +5,17 @@ the maker's file kept), switching the lines deploy wrote to another profile."""
 
 from __future__ import annotations
 
-import re
-from typing import Iterable
-
-_KEY_RE = re.compile(rb"^[ \t]*([A-Za-z_][A-Za-z0-9_]*)[ \t]*=")
-_TABLE_RE = re.compile(rb"^[ \t]*\[")
-
-
-def _lines_with_offsets(data: bytes) -> Iterable[tuple[int, bytes]]:
-    offset = 0
-    for line in data.splitlines(keepends=True):
-        yield offset, line
-        offset += len(line)
+from tools.settingstoml import lines, parse
 
 
 def settings_keys(data: bytes) -> set[str]:
     """Top-level keys of a settings.toml (those before any [table] header)."""
-    keys = set()
-    for _offset, line in _lines_with_offsets(data):
-        if _TABLE_RE.match(line):
-            break
-        match = _KEY_RE.match(line)
-        if match:
-            keys.add(match.group(1).decode("ascii"))
-    return keys
+    return {line.key for line in lines(data) if line.kind == "key"}
 
 
 def profile_entries(profile: bytes) -> list[tuple[str, bytes]]:
     """(key, its line without line ending) for each top-level key of a board profile."""
-    entries = []
-    for _offset, line in _lines_with_offsets(profile):
-        if _TABLE_RE.match(line):
-            break
-        match = _KEY_RE.match(line)
-        if match:
-            entries.append((match.group(1).decode("ascii"), line.rstrip(b"\r\n")))
-    return entries
+    return [(line.key, line.raw.rstrip(b"\r\n")) for line in lines(profile) if line.kind == "key"]
 
 
 def merge_settings(existing: bytes | None, profile: bytes, profile_name: str) -> tuple[bytes, list[str]]:
@@ -60,10 +35,9 @@ def merge_settings(existing: bytes | None, profile: bytes, profile_name: str) ->
         return existing, []
     eol = b"\r\n" if b"\r\n" in existing else b"\n"
     insert_at = len(existing)
-    for offset, line in _lines_with_offsets(existing):
-        if _TABLE_RE.match(line):
-            insert_at = offset
-            break
+    for line in lines(existing):
+        if line.kind == "table":
+            insert_at = line.offset
     head, tail = existing[:insert_at], existing[insert_at:]
     comment = f"# Added by tools/deploy.py (profile {profile_name}): keys this file lacked.".encode()
     block = eol.join([comment] + [line for _key, line in missing]) + eol
@@ -77,15 +51,9 @@ def merge_settings(existing: bytes | None, profile: bytes, profile_name: str) ->
 
 
 def profile_value(data: bytes, key: str) -> str | None:
-    """The raw value text of a top-level key, for messages."""
-    for _offset, line in _lines_with_offsets(data):
-        if _TABLE_RE.match(line):
-            break
-        match = _KEY_RE.match(line)
-        if match and match.group(1).decode("ascii") == key:
-            value = line[match.end():].split(b"#", 1)[0].strip()
-            return value.decode("utf-8", "replace").strip('"')
-    return None
+    """The value of a top-level key as the board's os.getenv returns it (None: absent or unreadable)."""
+    setting = parse(data).get(key)
+    return setting.getenv("str") if setting is not None else None
 
 
 def switch_profile(existing: bytes, old: bytes, new: bytes, new_name: str) -> tuple[bytes, list[str], list[str]]:
@@ -98,13 +66,13 @@ def switch_profile(existing: bytes, old: bytes, new: bytes, new_name: str) -> tu
     old_lines = dict(profile_entries(old))
     new_lines = dict(profile_entries(new))
     out, changed, warnings = [], [], []
-    for offset, line in _lines_with_offsets(existing):
-        if _TABLE_RE.match(line):
-            out.append(existing[offset:])
+    end = 0
+    for entry in lines(existing):
+        if entry.kind == "table":
             break
+        line, end = entry.raw, entry.offset + len(entry.raw)
         body = line.rstrip(b"\r\n")
-        match = _KEY_RE.match(line)
-        key = match.group(1).decode("ascii") if match else None
+        key = entry.key
         if key in old_lines and key in new_lines and old_lines[key] != new_lines[key]:
             if body == old_lines[key]:
                 line = new_lines[key] + line[len(body):]
@@ -114,4 +82,5 @@ def switch_profile(existing: bytes, old: bytes, new: bytes, new_name: str) -> tu
                     f"settings.toml: kept your {body.decode('utf-8', 'replace').strip()} (the {new_name} "
                     f"profile has {new_lines[key].decode()}; deploy only changes the lines it wrote itself)")
         out.append(line)
+    out.append(existing[end:])  # from the [table] header on, as it is
     return b"".join(out), changed, warnings

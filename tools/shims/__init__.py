@@ -71,7 +71,10 @@ def _wiring(settings, pins, source):
         return setting.text
 
     def number(key):
-        return need(key).as_int()
+        value = need(key).getenv("int")
+        if not isinstance(value, int):
+            raise ValueError("%s: %s must be a number, got %r" % (need(key).where(), key, value))
+        return value
 
     wiring = {
         "i2c_scl": pin("PISTI_I2C_SCL"),
@@ -102,9 +105,10 @@ class Rig:
 
     # pylint: disable=too-many-instance-attributes
     def __init__(self, profile, settings_path, settings, wiring, pins, board_id, clock, nvm, getenv_style):
+        from tools.settingstoml import values  # pylint: disable=import-outside-toplevel
+
         from .buttons import Buttons  # pylint: disable=import-outside-toplevel
         from .pwm import Buzzer  # pylint: disable=import-outside-toplevel
-        from .settings import values  # pylint: disable=import-outside-toplevel
         from .ssd1306 import Ssd1306  # pylint: disable=import-outside-toplevel
 
         self.profile = profile
@@ -376,12 +380,14 @@ def install(
     :param nvm: an object to use as ``microcontroller.nvm`` instead of FlashNvm.
     :param realtime: clock follows real time (simulator) instead of virtual time.
     :param ticks_start: ``supervisor.ticks_ms()`` at power-on.
-    :param getenv_style: ``"int"`` (CircuitPython 8 .. early 10: bare integers
-        come back as int) or ``"str"`` (later 10.x: always str, plus
+    :param getenv_style: ``"int"`` (CircuitPython 8.0 .. 10.1: bare integers
+        come back as int) or ``"str"`` (10.2 on: always str, plus
         ``supervisor.get_setting``).
     :param patch_sleep: in virtual mode, make ``time.sleep`` in the device
         thread (``rig.device_thread``, the installing thread) advance the clock.
     """
+    from tools import settingstoml  # pylint: disable=import-outside-toplevel
+
     from . import settings as settings_mod  # pylint: disable=import-outside-toplevel
     from .boards import BOARDS, make_pins  # pylint: disable=import-outside-toplevel
 
@@ -396,8 +402,8 @@ def install(
 
     # Everything that can fail on bad input happens before anything is patched.
     board_id, pins = make_pins(profile)
-    wiring = _wiring(settings_mod.load_settings(profile_path), pins, str(profile_path))
-    settings = settings_mod.load_settings(settings_path)
+    wiring = _wiring(settingstoml.load(profile_path, strict=True), pins, str(profile_path))
+    settings = settingstoml.load(settings_path)  # read as the board reads it: a bad value fails at os.getenv
     clock = Clock(realtime=realtime, ticks_start=ticks_start)
     if nvm is None:
         nvm = _load_nvm(nvm_path)

@@ -23,7 +23,7 @@ import re
 from pisti_core.bots import LEVELS, REFERENCE
 
 from tools.shims import BOARDS_DIR
-from tools.shims.settings import load_settings
+from tools import settingstoml
 
 #: Games and the player counts they allow (RULES.md P-1, Y-1).
 GAMES = {"pisti": (2, 4), "yedili": (2, 3, 4)}
@@ -50,7 +50,7 @@ def profile_buttons(profile):
     """Button names of ``profile`` in ``PISTI_BUTTONS`` order, e.g. ('UP', ..., 'B')."""
     if profile not in PROFILES:
         raise UsageError("unknown profile %r (use %s)" % (profile, " or ".join(PROFILES)))
-    setting = load_settings(BOARDS_DIR / ("%s.toml" % profile))["PISTI_BUTTONS"]
+    setting = settingstoml.load(BOARDS_DIR / ("%s.toml" % profile), strict=True)["PISTI_BUTTONS"]
     return tuple(item.split(":", 1)[0].strip() for item in setting.text.split(",") if item.strip())
 
 
