@@ -81,3 +81,55 @@ def _no_cable_left_plugged():
     yield
     from tools.shims import uart  # pylint: disable=import-outside-toplevel
     del uart._PLUGGED[:]  # pylint: disable=protected-access
+
+
+@pytest.fixture
+def device(tmp_path):
+    """Make a :class:`console.Device` (a simulated Pico) with settings
+    ``make(**extra)``; each is closed at the end of the test."""
+    from console import Device
+
+    made = []
+
+    def make(**extra):
+        d = Device(tmp_path, **extra)
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        d.close()
+    from tools import shims
+    assert shims.active_rig() is None
+
+
+@pytest.fixture
+def wing(tmp_path):
+    """Make a :class:`console.Wing` (the FeatherWing's 128x32 and three
+    buttons) with settings ``make(**extra)``; each is closed at the end."""
+    from console import Wing
+
+    made = []
+
+    def make(**extra):
+        d = Wing(tmp_path, **extra)
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        d.close()
+    from tools import shims
+    assert shims.active_rig() is None
+
+
+@pytest.fixture
+def quick_gc(monkeypatch):
+    """gc.collect() collects nothing. The app collects at each screen change
+    and the save log before a compaction's image (the device's heap is
+    small); under pytest's large heap that is most of a test's time and
+    changes nothing the test sees. Modules that drive the app use it for
+    every test: ``pytestmark = pytest.mark.usefixtures("quick_gc")``."""
+    import gc
+
+    monkeypatch.setattr(gc, "collect", lambda *a: 0)

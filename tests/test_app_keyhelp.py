@@ -12,9 +12,7 @@ import re
 
 import pytest
 
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
 from test_app_yedili import GoOut, muamele_session
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 
 from pisti_app import rules_en, rules_tr, str_en, str_tr
 

@@ -12,9 +12,8 @@ import io
 
 import pytest
 
-from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import labels_out_of_bounds
 from test_app_strings import region_matches_text
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 
 from pisti_core.yedili import DRAW, PASS
 

@@ -10,8 +10,6 @@ About and Rankings say their keys; the main menu offers no "B back"."""
 
 import pytest
 
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 
 FOOTERS = {"en": {"menu": "\u25b2\u25bc move  A select",
                   "settings": "\u25c0\u25b6 change  A ok  B back",

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from stack import pisti_deck
-from test_app_boot import Device, device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import labels_out_of_bounds
 
 from pisti_core.cards import card_str, parse_card
 from pisti_core.match import Match

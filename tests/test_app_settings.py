@@ -12,7 +12,7 @@ import os
 import pytest
 
 import tools.shims as shims
-from test_app_boot import Device, device, settings_file  # noqa: F401  pylint: disable=unused-import
+from console import Device, settings_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WING = os.path.join(ROOT, "tools", "boards", "featherwing.toml")
@@ -153,7 +153,7 @@ def test_featherwing_notice_takes_the_whole_line(tmp_path):
     try:
         assert d.status()["notices"] == ["PISTI_TIMER=abc ignored"]
         assert d.app.screen.corner.hidden  # the version does not print over it
-        from test_app_boot import labels_out_of_bounds  # pylint: disable=import-outside-toplevel
+        from console import labels_out_of_bounds
 
         assert labels_out_of_bounds(d.app.display.root_group, 128, 32) == []
     finally:

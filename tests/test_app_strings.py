@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import labels_out_of_bounds
 
 import fonts
 

@@ -6,7 +6,7 @@ messages (Y-3, Y-4, Y-6), the Muamele pick row (Y-15) and the breakdown."""
 
 import random
 
-from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import labels_out_of_bounds
 
 from pisti_core.match import Match
 from pisti_core.yedili import DRAW, MUAMELE, PASS, PICK, YediliHand

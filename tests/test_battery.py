@@ -14,8 +14,6 @@ import shutil
 import pytest
 from PIL import Image
 
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 from test_sim import GOLDEN
 
 from tools.shims import supply as supply_shim

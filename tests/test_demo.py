@@ -12,8 +12,6 @@ import shutil
 
 import pytest
 
-from test_app_boot import Device, device  # noqa: F401  pylint: disable=unused-import
-
 from test_screen_sleep import DIM, FULL, run_sim
 
 

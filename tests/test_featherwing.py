@@ -11,69 +11,14 @@ games played with the three buttons only, and the outside-bot hook
 import os
 import random
 import shutil
-import time
 
 import pytest
 from PIL import Image
 
-import tools.shims as shims
-from test_app_boot import LIB, ROOT, Device, labels_out_of_bounds, settings_file  # noqa: F401
 from test_sim import GOLDEN
 
-WING = os.path.join(ROOT, "tools", "boards", "featherwing.toml")
-SHOTS = "/tmp/pisti_shots"
 
-
-# -- the harness ------------------------------------------------------------------------------
-
-
-class Wing(Device):
-    """:class:`test_app_boot.Device` on the FeatherWing profile (its own
-    settings.toml: 128x32 display, buttons A B C)."""
-
-    # pylint: disable=super-init-not-called
-    def __init__(self, tmp_path, **extra):
-        nvm = bytearray(b"\xff" * 4096)
-        self.rig = shims.install("featherwing", nvm=nvm,
-                                 settings_path=settings_file(tmp_path / "settings.toml", extra, WING))
-        try:
-            import pisti_app  # pylint: disable=import-outside-toplevel
-
-            self.app = pisti_app.boot()
-        except BaseException:
-            self.rig.close()
-            raise
-
-    def long(self, name="B", ms=800):
-        """A long press (long B is BACK on three buttons)."""
-        self.first_frame()
-        self.rig.keys.hold(name, ms)
-        self.run(60)
-
-    def out_of_bounds(self):
-        """Labels and tiles of the screen on top reaching past 128x32."""
-        return labels_out_of_bounds(self.app.display.root_group, 128, 32)
-
-    def png(self, path):
-        """The screen as a 4x PNG."""
-        self.rig.oled.save_png(str(path), 4)
-        return str(path)
-
-
-@pytest.fixture
-def wing(tmp_path):
-    """Make a Wing with settings; closed at the end of the test."""
-    made = []
-
-    def make(**extra):
-        d = Wing(tmp_path, **extra)
-        made.append(d)
-        return d
-
-    yield make
-    for d in made:
-        d.close()
-    assert shims.active_rig() is None
+# -- helpers (the harness, Wing and the wing fixture, is tests/console.py) --------------------
 
 
 def move_to(d, index):

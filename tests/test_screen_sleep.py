@@ -15,7 +15,6 @@ import json
 
 import pytest
 
-from test_app_boot import Device, device  # noqa: F401  pylint: disable=unused-import
 
 from tools import sim
 from pisti_app import prefs

@@ -9,9 +9,7 @@ on pages beside the rankings in both languages and on both displays."""
 
 import pytest
 
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
 from test_app_match import First
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 
 from pisti_app import stats
 from pisti_app.status import STATS
@@ -20,16 +18,10 @@ from pisti_core.crc import crc16
 from pisti_core.nvlog import Store, record_size
 from tools.shims.nvm import FlashNvm, PowerCut
 
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
+
 ZERO = {"pisti": dict.fromkeys(STATS, 0), "yedili": dict.fromkeys(STATS[:4] + STATS[6:], 0)}
-
-
-@pytest.fixture(autouse=True)
-def quick_gc(monkeypatch):
-    """The app collects at each screen change; under pytest's heap that is
-    most of a boot's time (as in test_table_saves)."""
-    import gc  # pylint: disable=import-outside-toplevel
-
-    monkeypatch.setattr(gc, "collect", lambda *a: 0)
 
 
 def until(d, cond, limit_ms=600000):

@@ -12,23 +12,17 @@ import random
 
 import pytest
 
-from test_app_boot import Device, device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import Device, labels_out_of_bounds
 from test_app_strings import region_matches_text
 
 from pisti_core.cards import card_str
 from pisti_core.match import Match
 from tools.shims.nvm import FlashNvm
 
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
+
 TICK = 1760  # the timer's warning beep (Hz)
-
-
-@pytest.fixture(autouse=True)
-def quick_gc(monkeypatch):
-    """The app collects garbage at each screen change (the device's heap is
-    small); under pytest's large heap that is most of the time spent."""
-    import gc  # pylint: disable=import-outside-toplevel
-
-    monkeypatch.setattr(gc, "collect", lambda *a: 0)
 
 
 # -- helpers (also used by test_table_saves.py) ----------------------------------------------

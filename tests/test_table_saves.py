@@ -19,24 +19,17 @@ import random
 import pytest
 
 import tools.shims as shims
-from test_app_boot import settings_file
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
+from console import settings_file
 from test_table_modes import choose, my_turn, play, play_pisti_match
 
 from pisti_core.nvlog import Store, record_size
 from tools import nvm_match
 from tools.shims.nvm import FlashNvm, PowerCut
 
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
+
 MATCH = {"PISTI_START": "pisti:2:usta", "PISTI_TARGET": 101, "PISTI_RATED": 1, "PISTI_DELAY": 0}
-
-
-@pytest.fixture(autouse=True)
-def quick_gc(monkeypatch):
-    """The app collects garbage at each screen change (the device's heap is
-    small); under pytest's large heap that is most of a boot's time."""
-    import gc  # pylint: disable=import-outside-toplevel
-
-    monkeypatch.setattr(gc, "collect", lambda *a: 0)
 
 
 class Recorder(FlashNvm):
@@ -279,7 +272,7 @@ def reference_match(tmp_path, seeds=(21, 9), prefill=None, start=None):
     writes logged: Pişti to 101 through the buttons, or ``start`` (like
     "yedili:4:usta") with seat 0 played through the outside-bot hook.
     Returns the log and the final ranking."""
-    from test_app_boot import Device  # pylint: disable=import-outside-toplevel
+    from console import Device
     from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
 
     rec = Recorder()
@@ -398,7 +391,7 @@ _LOGS = {}
 def match_log(tmp_path):
     """The writes of one rated match from after its boot (computed once)."""
     if "match" not in _LOGS:
-        from test_app_boot import Device  # pylint: disable=import-outside-toplevel
+        from console import Device
 
         rec = Recorder()
         d = Device(tmp_path, nvm=rec, PISTI_SEED=9, **MATCH)

@@ -14,23 +14,17 @@ import re
 
 import pytest
 
-from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import labels_out_of_bounds
 from test_app_strings import region_matches_text
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 from test_app_yedili import play as yedili_play
 
 from pisti_app import rules_tr, str_tr
 
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
+
 TR_CLOCK = re.compile(r"^\d+sn$")
 EN_CLOCK = re.compile(r"^\d+s$")
-
-
-@pytest.fixture(autouse=True)
-def quick_gc(monkeypatch):
-    """No full collection at every screen change under pytest's big heap."""
-    import gc  # pylint: disable=import-outside-toplevel
-
-    monkeypatch.setattr(gc, "collect", lambda *a: 0)
 
 
 def my_turn(d, limit_ms=60000):

@@ -12,8 +12,7 @@ told, so the bots' levels cannot change them."""
 
 import pytest
 
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_featherwing import Wing
+from console import Wing
 from test_sim import run_sim, status_of
 
 from pisti_core.cards import parse_card
