@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The CircuitPython API check (issue 12): ``tools/apicheck.py`` -- pyright
+"""The CircuitPython API check: ``tools/apicheck.py`` -- pyright
 in basic mode on ``code.py``, ``lib/`` and ``pisti_core/`` against
 circuitpython-stubs 10.x (``board`` set to the Pico) and the SSD1306
 driver, in ``.venv/apicheck`` without Blinka -- finds 0 errors.

@@ -116,7 +116,7 @@ def test_pisti_start_setting_goes_straight_to_the_table(device):
 ])
 def test_bad_start_setting_is_named_on_the_splash_and_the_menu_follows(device, capsys, start, shown,
                                                                        words):
-    """Issue 13: a bad PISTI_START no longer stops the board: the splash names
+    """A bad PISTI_START does not stop the board: the splash names
     it (fitted to the line), the console says why, and the menu comes."""
     d = device(PISTI_START=start)
     st = d.status()
@@ -147,7 +147,7 @@ def test_hardware_comes_from_settings(tmp_path, capsys):
     assert rotation == 180 and notices == []
     assert hw.key_names == ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
     assert hw.buzzer is not None and problems == []
-    assert hw.i2c.frequency == 400000  # the profile's fast mode (issue 11)
+    assert hw.i2c.frequency == 400000  # the profile's fast mode
     notices, hw, _, _ = boot(PISTI_I2C_FREQUENCY=5)
     assert hw.i2c.frequency == 400000 and notices == ["I2C_FREQUENCY=5 ignored"]
     assert "10000 to 1000000" in capsys.readouterr().out
@@ -196,7 +196,7 @@ def test_about_shows_version_and_free_memory(device):
     from pisti_app import __version__  # pylint: disable=import-outside-toplevel
 
     assert __version__ in " ".join(st["lines"]) and "Free memory:" in " ".join(st["lines"])
-    for _ in range(4):  # the last lines come with DOWN (the bottom row says so: issue 21)
+    for _ in range(4):  # the last lines come with DOWN (the bottom row says so)
         d.press("DOWN")
     assert "UP DOWN LEFT RIGHT A B" in " ".join(d.status()["lines"])
     assert d.status()["footer"] == "\u25b2\u25bc line  B back"
@@ -272,7 +272,7 @@ def test_three_button_board_maps_prev_next_ok_and_long_back(tmp_path):
         rig.keys.tap("B")
         run(60)
         assert app.status()["screen"] == "new_game"
-        rig.keys.tap("B")  # B on a value row edits it (issue 21) ...
+        rig.keys.tap("B")  # B on a value row edits it ...
         run(60)
         assert app.status()["editing"] and app.status()["cursor"] == "game"
         rig.keys.tap("C")  # ... C changes it: Pişti -> Pis Yedili

@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Words and ways on at the end of a hand and of a match (issue 21, items 6
-and 7): "1 hand played" in the singular; the Pis Yedili breakdown says
+"""Words and ways on at the end of a hand and of a match:
+"1 hand played" in the singular; the Pis Yedili breakdown says
 what its "Mu" header is (Muamele, Y-15) and indents the Muamele cards'
 second line; a Pis Yedili hand of more cards than show says how many
 (128x64); the match end offers a rematch (the same game, players, levels,
@@ -55,7 +55,7 @@ def one_hand_match(d, game="yedili", players=2, levels=(None, "kalfa"), target=N
     return d.status()
 
 
-# -- item 6: words ----------------------------------------------------------------------------
+# -- words -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("lang,said", [("en", "1 hand played"), ("tr", "1 el oynandı")])
 def test_one_hand_played_is_said_in_the_singular(device, lang, said):
@@ -158,7 +158,7 @@ def test_match_end_totals_stand_by_their_names(request, board, lang, game, playe
     assert labels_out_of_bounds(d.app.display.root_group, 128, d.app.height) == []
 
 
-# -- item 7: a rematch ------------------------------------------------------------------------
+# -- a rematch ---------------------------------------------------------------------------------
 
 def test_match_end_offers_a_rematch_of_the_same_practice_game(device):
     d = device(PISTI_SEED=5, PISTI_DELAY=0)

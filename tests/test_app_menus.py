@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Menus that confirm (issue 21, items 4 to 6): LEFT/RIGHT change a value,
+"""Menus that confirm: LEFT/RIGHT change a value,
 A confirms (Settings keep and go back, New game starts from any row), B
 leaves, and the footers say exactly that in both languages; the three
 FeatherWing buttons do the same through an edit mode (B edits a value, A/C
@@ -40,7 +40,7 @@ def test_settings_a_keeps_the_value_and_goes_back(device):
     assert d.status()["screen"] == "settings"
     d.press("RIGHT")  # English -> Türkçe
     assert d.status()["lang"] == "tr"
-    d.press("A")  # confirms: kept, and back (the old menu switched back to English here)
+    d.press("A")  # confirms: kept, and back (the menu stays in Turkish)
     st = d.status()
     assert st["screen"] == "menu" and st["lang"] == "tr" and st["title"] == "Pişti & Pis Yedili"
     prefs = dict(d.app.prefs)
@@ -125,7 +125,7 @@ def test_footers_say_what_the_keys_do(device, lang):
     _to(d, "rankings", "UP")
     d.press("A")
     assert d.status()["screen"] == "rankings"
-    # Rankings say their keys too: pages to turn, the statistics after the ranking (issue 19).
+    # Rankings say their keys too: pages to turn, the statistics after the ranking.
     assert d.status()["footer"] == {"en": "\u25c0\u25b6 page  \u25b2\u25bc line  B back",
                                     "tr": "\u25c0\u25b6 sayfa \u25b2\u25bc sat\u0131r B geri"}[lang]
     assert shown == FOOTERS[lang]

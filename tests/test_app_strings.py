@@ -93,7 +93,7 @@ def test_texts_fit_where_they_are_shown(lang):
             "stats", "stats_pistis", "stats_reset", "battery_low")
     for key in line:  # the message line and title bars: 25 small characters
         assert len(filled(s, key)) <= 25, (key, filled(s, key))
-    for key in ("stats_lines", "rank_row"):  # a statistics page's lines (issue 19), a ranking's
+    for key in ("stats_lines", "rank_row"):  # a statistics page's lines, a ranking's
         for line in filled(s, key).split("\n"):
             assert len(line) <= 25, line
     for key in ("pisti_bang", "jack_pisti", "you_out"):  # a double-size toast line

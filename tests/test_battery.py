@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The battery (issue 19 item 4): a board that reads its supply
+"""The battery: a board that reads its supply
 (``PISTI_BATTERY``: VSYS/3 on the Pico's GP29, USB present on GP24) shows a
 mark in the title bar on battery power, an empty one below the threshold,
 and the table says "Battery low" once; read every 10 s, not every frame.

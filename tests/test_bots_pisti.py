@@ -408,8 +408,8 @@ def test_each_bot_module_imports_from_source_in_64K(mpy_build, tmp_path, module)
 
 
 # -- the last-deal search without recursion (CircuitPython's pystack) ---------------
-# The recursive search it replaced, kept verbatim as the oracle (2026-12-02: it
-# overflowed the device's 2 KB pystack), with the solve() that called it.
+# A plain recursive search as the oracle (on the device it would overflow the
+# 2 KB pystack), with the solve() that calls it.
 
 from pisti_core.bots import pisti_end  # noqa: E402
 from pisti_core.cards import PTS  # noqa: E402

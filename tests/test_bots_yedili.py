@@ -519,7 +519,7 @@ def main(level, seed):
 # The smallest heap these matches run in (`python tests/test_bots_yedili.py heap`,
 # seeds 1-3, 64-bit unix port, .mpy with relative source names so that the
 # figure does not depend on where the clone lives) is 39K with random or
-# greedy in every seat and 40K with usta: the cap, with no margin.
+# greedy in every seat and 40K with usta: the cap, with no margin.
 MPY_HEAP = "40K"
 
 

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""``python tools/deploy.py --zip OUTDIR`` (issue 19, item 5): a Project Bundle
+"""``python tools/deploy.py --zip OUTDIR``: a Project Bundle
 zip for each board profile and CircuitPython version, for makers without
 Python. Each zip is unpacked onto a fake drive folder as the README's
 "Without Python" says; the drive must hold exactly what deploy puts on a

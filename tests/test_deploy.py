@@ -261,7 +261,7 @@ def test_deploy_keeps_user_files_and_adds_missing_settings(drive, project, capsy
     parsed = tomllib.loads(settings.decode())
     assert parsed["PISTI_DISPLAY_ROTATION"] == 180 and parsed["CIRCUITPY_WIFI_SSID"] == "home"
     assert parsed["PISTI_I2C_SDA"] == "GP4" and parsed["PISTI_BUZZER"] == "GP16"
-    assert "settings.toml: 14 keys added" in out  # (PISTI_BATTERY, issue 19)
+    assert "settings.toml: 14 keys added" in out  # (PISTI_BATTERY among them)
 
 
 def test_second_deploy_changes_nothing(drive, project, capsys):

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Button-mash fuzzing of the firmware (issue 12): tools/fuzz.py.
+"""Button-mash fuzzing of the firmware: tools/fuzz.py.
 
 The CI run presses 20,000 buttons over both profiles (six buttons 128x64,
 three buttons 128x32) with no fault, in parts that run side by side; a broken invariant planted in the rules

@@ -25,7 +25,7 @@ def test_the_scene_list():
     captions = [s.caption for s in CAPTIONED]
     assert len(captions) == len(set(captions))
     assert all(s.profile in g.SIZES and s.expect.get("screen") for s in g.SCENES + (g.HAND,))
-    # what the issue asks to show: menus, both tables, the 7 and the Jack, the ends,
+    # what the gallery must show: menus, both tables, the 7 and the Jack, the ends,
     # rankings, rules, Turkish screens and the 128x32 layouts
     shown = {(s.profile, s.expect["screen"]) for s in CAPTIONED}
     for screen in ("splash", "menu", "new_game", "table", "hand_end", "match_end", "rankings", "rules"):

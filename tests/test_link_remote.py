@@ -436,7 +436,7 @@ def test_L7_a_silent_link_shows_the_countdown_and_play_goes_on_at_the_same_ply(d
     assert st["screen"] != "table" or st["ply"] >= ply + 4, st
     assert bytes(guest.match.hand.actions[0:ply]) == bytes(d.app.session.hand.actions[0:ply])
     # The countdown gone, the link keeps no screen: a table closed at its hand's end is freed
-    # (an emulated Pico kept a closed Pişti table, ~9 KB, for the rest of the match).
+    # (else a closed Pişti table, ~9 KB, would stay for the rest of the match).
     import gc
     import weakref
     table = weakref.ref(d.app.stack[0])
@@ -550,8 +550,8 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
 def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_out():
     # the guest's person ends the hand while its link waits for a record
     # (L-9): the app's hand is scored and gone, and once the link is back
-    # in play at that ply the action is sent from the ended hand (it never
-    # was: both consoles waited, wedged)
+    # in play at that ply the action is sent from the ended hand (else
+    # both consoles would wait, wedged)
     from pisti_app.remote import LinkPlay
     from pisti_app.session import GameSession
 

@@ -247,7 +247,7 @@ def test_the_main_menu_restarts_only_after_a_link_game_on_the_board(device, monk
 def test_on_the_board_a_link_hands_end_compiles_the_statistics_and_forgets_them(monkeypatch):
     """A link game played in place keeps pisti_app.stats to the link's end;
     on the board (a restarted heap) each hand's end compiles it and forgets
-    it: 2.4 KB more at every link table."""
+    it, so no link table holds it (about 2.4 KB)."""
     import pisti_app
     from pisti_app import games, stats
     calls = []

@@ -639,7 +639,7 @@ def test_the_module_runs_under_micropython_as_under_cpython(tmp_path):
 
 
 def test_the_statistics_record_is_kept_apart_and_first_after_the_ranking_when_compacted():
-    # issue 19: kind 8, latest wins, survives appends and compactions; a
+    # the statistics: kind 8, latest wins, survives appends and compactions; a
     # damaged one is dropped alone (the records after it still read).
     nvm, store = fresh()
     store.put_ranking(b"rank")

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The README cannot go stale where a newcomer would trip (issue 13, item 9):
+"""The README cannot go stale where a newcomer would trip:
 its settings tables against the keys the device code reads (with their
 ranges and defaults) and the board profiles; the bot levels' English names
 against the strings; the rule book it points at; the terminal's size for

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""tools/setup.sh (issue 21, item 2): ``--play`` (what tools/play.sh runs)
+"""tools/setup.sh: ``--play`` (what tools/play.sh runs)
 installs only the simulator's pins into .venv, with no apt-get, npm or sudo;
 ``--deploy`` adds what tools/deploy.py needs, ``--web`` what serving the browser
 page needs (tools/web.sh runs it after reading its options); the whole setup

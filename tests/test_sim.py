@@ -106,7 +106,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
 
 
 def test_readme_headless_command_end_to_end(tmp_path):
-    """The issue's example, as a subprocess, exactly as a script would run it."""
+    """The README's example, as a subprocess, exactly as a script would run it."""
     proc = subprocess.run(
         [sys.executable, SIM, "--headless", "--start", "pisti:2:usta", "--keys", "A*3,RIGHT,A",
          "--shot", "out.png", "--status"],
@@ -372,7 +372,7 @@ def test_window_scripted_matches_headless(tmp_path):
 
 
 def test_window_without_a_display_is_one_line_of_our_own():
-    # Issue 21: SDL's "XDG_RUNTIME_DIR is invalid" came before the project's message.
+    # SDL's "XDG_RUNTIME_DIR is invalid" must not come before the project's message.
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "SDL_VIDEODRIVER")}
     proc = subprocess.run([sys.executable, SIM, "--window"], env=env, capture_output=True, text=True,
@@ -487,7 +487,7 @@ def test_the_key_help_wraps_at_the_terminal_width():
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
 def test_an_80x24_terminal_shows_all_the_key_help_and_how_to_get_the_larger_picture():
-    # Issue 21: in 80x24 the key help was cut at column 80 ("q quit" never shown).
+    # In 80x24 the key help must not be cut at column 80 ("q quit" shown).
     import fcntl  # pylint: disable=import-outside-toplevel
     import termios  # pylint: disable=import-outside-toplevel
 

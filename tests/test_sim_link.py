@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Link play in the desktop simulator (issue 18, item 7): ``sim.py --link``
+"""Link play in the desktop simulator: ``sim.py --link``
 runs two consoles in one process over a virtual cable (headless with a key
 script each, the terminal side by side, the window), and ``sim.py --link
 HOST:PORT`` links two processes over TCP. The menus are the firmware's own

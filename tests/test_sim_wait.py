@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The simulator leaves the console alone (issue 19, item 8): the key script
+"""The simulator leaves the console alone: the key script
 step ``WAIT:MS`` runs the virtual clock that long with no key, and
 ``--status`` reports the display as the SSD1306 emulator's registers have it
 (``on``, ``brightness``, ``contrast``) and ``demo``.

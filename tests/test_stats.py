@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Statistics (issue 19 item 7): per game, matches and hands played and
+"""Statistics: per game, matches and hands played and
 won, piştis and Jack piştis made (Pişti, P-9), the current and best winning
 streak; practice and rated alike (T-1), a rated match left is a loss
 (T-4); kept in the saves in a record of their own that survives power cuts
@@ -111,8 +111,8 @@ def test_a_whole_pisti_match_and_one_hand_matches_are_counted(device):
 
 def test_the_table_is_closed_before_the_statistics_code_is_loaded(device, monkeypatch):
     """On the device, compiling the statistics at a hand's end while the
-    table's screen still held its share of the heap ran out of memory (an
-    emulated Pis Yedili 4p link guest, 920 B short): the table goes first."""
+    table's screen still holds its share of the heap runs out of memory (a
+    Pis Yedili 4p link guest): the table goes first."""
     d = device(PISTI_SEED=6, PISTI_DELAY=0)
     d.press("A")
     seen = []
@@ -300,7 +300,7 @@ def test_statistics_blobs_of_another_shape_do_not_read(data):
 
 
 def test_a_demo_shows_the_saved_statistics_and_counts_nothing(device):
-    # (issue 19: "demo never"; status() while a demo plays reads the real saves, writes nothing)
+    # (a demo is never counted; status() while a demo plays reads the real saves, writes nothing)
     d = device(PISTI_SEED=3)
     d.first_frame()
     b = stats.blank()

@@ -128,7 +128,7 @@ def test_T1_new_game_menu_chooses_rated_or_practice(device):
     d.press("A")
     d.press("A")  # New game
     d.menu_to("mode")
-    assert d.app.screen.item("mode").value == "Practice"  # the default (issue 13)
+    assert d.app.screen.item("mode").value == "Practice"  # the default
     d.press("RIGHT")
     assert d.app.screen.item("mode").value == "Rated"
     d.menu_to("start")
@@ -234,7 +234,7 @@ def test_T1_no_undo_in_rated_games_even_when_switched_on(device):
 
 
 def test_T1_T3_start_settings_rated_and_timer(tmp_path):
-    # Bad values (issue 13): the defaults (practice, 60 s, the target of P-2), named on the splash.
+    # Bad values: the defaults (practice, 60 s, the target of P-2), named on the splash.
     nvm = FlashNvm()
     d = Device(tmp_path, nvm=nvm, PISTI_START="pisti:2:usta", PISTI_RATED=2, PISTI_TIMER=20,
                PISTI_TARGET=120)
@@ -290,7 +290,7 @@ def test_T3_countdown_in_the_top_bar_blinks_and_beeps_in_the_last_ten_seconds(de
     assert st["timer"] == 45
     fast_forward(d, 5000)
     d.run(20)
-    assert d.status()["timer"] == 40 and d.app.screen.clock.text == "40s"  # with its unit (issue 13)
+    assert d.status()["timer"] == 40 and d.app.screen.clock.text == "40s"  # with its unit
     assert region_matches_text(d.rig.oled, "40s", 54 - 15, 0, "small")  # on the panel, left of the badge
     d.rig.buzzer.clear()
     fast_forward(d, 25000)  # 15 s left: no warning yet

@@ -1,11 +1,11 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
 """Every text of both languages (and of both button sets) against the code
-that asks for it and the font cells it is drawn in (issue 13): no key the
+that asks for it and the font cells it is drawn in: no key the
 code asks for is missing, no text is left that nothing shows, and every
 text, with its widest values filled in, goes through the firmware's own
 ``gfx.Text`` to glyphs the font has, within the 25 small (or 21 medium)
-columns of its place. The screens that show the wordings of issue 13 are
+columns of its place. The screens that show the newcomer's wordings are
 tested in test_wording.py."""
 
 import os

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The wordings of issue 13 on the screens that show them, in both
+"""The newcomer's wordings on the screens that show them, in both
 languages and on both boards: the person's own verb forms in Pis Yedili
 ("3 kart çektin", "Pas geçtin", "El N: Bitirdin"), Turkish addressed as
 *sen* throughout, the game menu that is no pause (T-3: a rated game's

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""What a newcomer meets at the Pis Yedili table (issue 13, items 1, 6, 8):
+"""What a newcomer meets at the Pis Yedili table:
 every effect said on the message line as it happens (an Ace, Y-9; a ten
 turning the play back, Y-8; a twin, Y-10), the Draw button offered only
 when drawing is legal (Y-3, Y-9), cards drawn since the person's last play
@@ -245,7 +245,7 @@ def test_the_128x64_table_text_touches_no_card_and_the_why_popup_has_clean_edges
     ("tr", "El 1: Deste bitti", ["Kart", "Mu", "El", "Top."]),
 ])
 def test_the_hand_end_after_the_stock_ran_out_fits_its_title_and_heads_every_column(tmp_path, lang, title, heads):
-    # The issue's own key script: play the card under the cursor, else draw and pass (Y-13).
+    # A newcomer's key script: play the card under the cursor, else draw and pass (Y-13).
     keys = ",".join(["A,UP,A,DOWN"] * 34 + ["A"])
     shot = str(tmp_path / "he.png")
     code, out, err = run_sim("--headless", "--seed", "11", "--start", "yedili:2:acemi", "--lang", lang,

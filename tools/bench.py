@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
 """
-Speed and memory figures of the rules core (issue budgets), measured here:
+Speed and memory figures of the rules core against its budgets:
 
     python tools/bench.py            # everything (about a minute)
     python tools/bench.py --quick    # fewer hands, no heap bisection

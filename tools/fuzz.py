@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Button-mash fuzzing of the firmware in the headless simulator (issue 12).
+"""Button-mash fuzzing of the firmware in the headless simulator.
 
 ::
 

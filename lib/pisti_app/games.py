@@ -320,12 +320,12 @@ class GameFlow:
         the hand just ended in ``s``, or of the rated match ``s`` left; never
         for a demo. A link game played in place (a desktop rig, the gauge)
         keeps the module until the link closes, loaded as it starts beside
-        the table's: there a hand's end found the link table's heap in too
-        many pieces to compile it (an emulated Pis Yedili 4p guest, 1,022 B
-        short even with the table closed). On the board a link game runs on
+        the table's: a hand's end finds the link table's heap in too many
+        pieces to compile it, even with the table closed (a Pis Yedili 4p
+        guest). On the board a link game runs on
         the fresh heap of a restart (:func:`pisti_app.restarts`), where the
         module is compiled at each hand's end, with the table closed, and
-        forgotten again: 2.4 KB more at every link table."""
+        forgotten again, so no link table holds it (about 2.4 KB)."""
         from pisti_app import stats
         stats.count(self, s, left)
         import pisti_app

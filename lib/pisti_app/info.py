@@ -172,7 +172,7 @@ def Rankings(app):  # pylint: disable=invalid-name
 
     def source():
         from pisti_app import stats_page
-        out = stats_page.pages(app)  # the statistics pages beside it (issue 19)
+        out = stats_page.pages(app)  # the statistics pages beside it
         app.forget("pisti_app.stats_page")
         rows = app.rankings.as_dict()
         if not rows:

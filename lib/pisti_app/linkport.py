@@ -4,7 +4,7 @@
 `pisti_app.linkport`
 ====================
 
-The link cable's UART (issue 18, RULES.md L-1), opened from settings.toml
+The link cable's UART (RULES.md L-1), opened from settings.toml
 (``PISTI_LINK_TX``, ``PISTI_LINK_RX``, ``PISTI_LINK_BAUD``; the board
 profiles name them) as ``busio.UART(..., timeout=0)``. Loaded only while a
 link game starts or resumes (forgotten once it is open): the game itself

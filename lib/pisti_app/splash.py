@@ -26,7 +26,7 @@ from pisti_app.screen import Screen
 from pisti_app.strings import t
 from pisti_app.util import const, ticks_add, ticks_diff
 
-_SHOW_MS = const(400)  # then the menu: power on to the main menu in under 4 s (issue 11)
+_SHOW_MS = const(400)  # then the menu: power on to the main menu in under 4 s
 _NOTICE_MS = const(4000)  # long enough to read a notice
 _GRACE_MS = const(500)  # keys dropped after the splash moved on by itself
 _BLINK_MS = const(500)

@@ -202,7 +202,7 @@ def init(app, hw, seeded_below):
     import random
     from pisti_app import strings
     from pisti_app.saves import default_prefs
-    rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice (issue 13)
+    rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice
     start, target, rated, lang, timer, delay, seed, memlog = boot_settings(rd)
     app.memlog = memlog
     nvm = getattr(hw, "nvm", None)

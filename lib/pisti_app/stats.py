@@ -4,7 +4,7 @@
 `pisti_app.stats`
 =================
 
-The statistics a card-game player expects (issue 19), per game: matches
+The statistics a card-game player expects, per game: matches
 and hands played and won, piştis and Jack piştis made (Pişti: by your
 side, in four players your team), the current and the best winning streak.
 Practice and rated games alike count (a demo never does); a rated match

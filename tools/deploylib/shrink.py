@@ -8,20 +8,19 @@ CircuitPython compiles each .py module in RAM and interns every name it
 reads -- local variables included -- for as long as the board runs: names
 are never freed. Their table grows in pools, each twice the last; on a Pico
 the 1,260th name the game adds takes a new pool of 1,280 entries, 7.7 KB at
-once (measured on the emulated Pico). python-minifier
-renames each function's locals to short names shared by every module, and
-drops docstrings and annotations; module globals, attributes, function
-parameters and keyword names keep their names, so imports between modules
-and keyword calls work as before. Measured on the emulated Pico (a link
-table's 43 modules imported, then names added until that pool comes):
-~1,313 of the game's names as written, ~1,227 minified, and 10 KB more free
-after those imports; the main menu 0.9 KB more.
+once. python-minifier renames each function's locals to short names shared
+by every module, and drops docstrings and annotations; module globals,
+attributes, function parameters and keyword names keep their names, so
+imports between modules and keyword calls work unchanged. Fewer names
+stay interned: a link table's modules imported keep the game under that
+pool, and the heap has more free (the gauge, ``python tools/memgauge.py``,
+shows how much).
 
 Before python-minifier, two passes of our own: each module's private
 constants are folded into their uses (:func:`fold_private_consts`), and the
 private names the modules define get short names, one map for every module
-(:func:`private_names`, :func:`rename`). Together ~1.7 KB more free at a Pis
-Yedili 4p link table on the gauge (``python tools/memgauge.py``).
+(:func:`private_names`, :func:`rename`): more heap free at a Pis Yedili 4p
+link table, where the heap is tightest.
 
 Desktop CPython only; nothing here is imported by device code.
 """

@@ -238,7 +238,7 @@ def taken():
     return s
 
 
-# -- link play (issue 18): the cable between two consoles' VMs -----------------
+# -- link play: the cable between two consoles' VMs -----------------
 # gauge.mjs moves the bytes as hex text, one call each way a tick; the
 # collector runs on the way back, as after step().
 

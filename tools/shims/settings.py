@@ -12,7 +12,7 @@ header nor ``KEY = value`` is an error here (the device skips it silently),
 so typos in our profiles are caught on the desktop.
 
 ``os.getenv`` changed during CircuitPython 10 (PR adafruit/circuitpython
-#10819, merged 2026-02-15; circuitpython-stubs 10.3.1 documents the new
+#10819; circuitpython-stubs 10.3.1 documents the new
 ``supervisor.get_setting``):
 
 * ``style="int"`` (CircuitPython 8.0 up to that change): a quoted value is

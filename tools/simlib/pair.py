@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Two consoles in one process, joined by a link cable (issue 18, RULES.md L-1 .. L-9).
+"""Two consoles in one process, joined by a link cable (RULES.md L-1 .. L-9).
 
 Each console is a whole :class:`~tools.simlib.session.Session` (its own
 ``code.py`` boot, rig, nvm, settings, screen and buttons) running in a thread

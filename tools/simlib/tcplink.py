@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""A link cable over TCP: ``sim.py --link HOST:PORT`` (issue 18).
+"""A link cable over TCP: ``sim.py --link HOST:PORT``.
 
 :class:`TcpEnd` stands in for ``busio.UART`` (as the ends of
 ``tools/shims/uart.py``'s virtual cable do): ``write`` returns at once,
