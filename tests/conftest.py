@@ -21,7 +21,7 @@ DATA_HOME = tempfile.mkdtemp(prefix="pisti-test-data-")
 os.environ["XDG_DATA_HOME"] = DATA_HOME
 
 
-def pytest_unconfigure(config):  # pylint: disable=unused-argument
+def pytest_unconfigure(config):
     shutil.rmtree(DATA_HOME, ignore_errors=True)
 
 
@@ -33,7 +33,7 @@ LONG_FIRST = ("tests/test_web.py::", "tests/test_memgauge.py::", "tests/test_fuz
               "tests/test_botlab.py::test_pimc_beats_random", "tests/test_nvlog.py::test_power_cut_sweep")
 
 
-def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
+def pytest_collection_modifyitems(config, items):
     def rank(item):
         for i, prefix in enumerate(LONG_FIRST):
             if item.nodeid.startswith(prefix):
@@ -79,8 +79,8 @@ def _no_cable_left_plugged():
     never opened would be the next test's cable in the same process: each
     test starts with none."""
     yield
-    from tools.shims import uart  # pylint: disable=import-outside-toplevel
-    del uart._PLUGGED[:]  # pylint: disable=protected-access
+    from tools.shims import uart
+    del uart._PLUGGED[:]
 
 
 @pytest.fixture

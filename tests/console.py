@@ -44,7 +44,7 @@ class Device:
         self.rig = shims.install(profile, settings_path=settings_file(tmp_path / "settings.toml", extra),
                                  nvm=nvm)
         try:
-            import pisti_app  # pylint: disable=import-outside-toplevel
+            import pisti_app
 
             self.app = pisti_app.boot()
             assert pisti_app.current is self.app
@@ -119,7 +119,7 @@ class Device:
 
 def labels_out_of_bounds(group, width=128, height=64, ox=0, oy=0):
     """Visible text labels (and tiles) reaching outside the screen."""
-    import displayio  # pylint: disable=import-outside-toplevel
+    import displayio
 
     bad = []
     if group.hidden:
@@ -155,13 +155,12 @@ class Wing(Device):
     """:class:`Device` on the FeatherWing profile (its own
     settings.toml: 128x32 display, buttons A B C)."""
 
-    # pylint: disable=super-init-not-called
     def __init__(self, tmp_path, **extra):
         nvm = bytearray(b"\xff" * 4096)
         self.rig = shims.install("featherwing", nvm=nvm,
                                  settings_path=settings_file(tmp_path / "settings.toml", extra, WING))
         try:
-            import pisti_app  # pylint: disable=import-outside-toplevel
+            import pisti_app
 
             self.app = pisti_app.boot()
         except BaseException:

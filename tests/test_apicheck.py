@@ -92,7 +92,7 @@ def test_the_check_sees_circuitpython_not_blinka():
     the desktop ``board`` is Blinka's module, there it is the Pico's stub."""
     site = os.path.join(apicheck.ENV, "lib")
     found = {}
-    for dirpath, dirnames, filenames in os.walk(site):
+    for dirpath, dirnames, _ in os.walk(site):
         for d in dirnames:
             found[d] = os.path.join(dirpath, d)
         dirnames[:] = [d for d in dirnames if d in ("lib",) or d.startswith("python")

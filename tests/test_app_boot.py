@@ -193,7 +193,7 @@ def test_about_shows_version_and_free_memory(device):
     d.press("A")
     st = d.status()
     assert st["screen"] == "about"
-    from pisti_app import __version__  # pylint: disable=import-outside-toplevel
+    from pisti_app import __version__
 
     assert __version__ in " ".join(st["lines"]) and "Free memory:" in " ".join(st["lines"])
     for _ in range(4):  # the last lines come with DOWN (the bottom row says so)
@@ -249,7 +249,7 @@ def test_three_button_board_maps_prev_next_ok_and_long_back(tmp_path):
     rig = shims.install("featherwing", settings_path=settings_file(tmp_path / "fw.toml", base=base),
                         nvm=bytearray(b"\xff" * 4096))
     try:
-        import pisti_app  # pylint: disable=import-outside-toplevel
+        import pisti_app
 
         app = pisti_app.boot()
         assert app.input.three and app.hw.buzzer is None and (app.width, app.height) == (128, 32)
@@ -290,7 +290,7 @@ def test_three_button_board_maps_prev_next_ok_and_long_back(tmp_path):
 
 
 def test_button_maps():
-    from pisti_app import keys as K  # pylint: disable=import-outside-toplevel
+    from pisti_app import keys as K
 
     six = K.button_map(("UP", "DOWN", "LEFT", "RIGHT", "A", "B"))
     assert [m[0] for m in six] == [K.UP, K.DOWN, K.LEFT, K.RIGHT, K.OK, K.BACK]

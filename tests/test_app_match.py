@@ -86,10 +86,10 @@ def test_the_yedili_breakdown_says_what_mu_is(request, board, lang, legend):
 
 
 def test_the_muamele_cards_second_line_is_indented():
-    from tools import gallery  # pylint: disable=import-outside-toplevel
+    from tools import gallery
 
     # The README's Pis Yedili breakdown: Bot 1 picked three Muamele cards (Y-15).
-    st, image = gallery._run(gallery.BY_NAME["yedili_hand_end"])  # pylint: disable=protected-access
+    st, image = gallery._run(gallery.BY_NAME["yedili_hand_end"])
     texts = st["texts"]
     first = texts.index("Mu: Muamele, picks for 7s")
     second = texts[first + 1]
@@ -134,9 +134,8 @@ def test_match_end_totals_stand_by_their_names(request, board, lang, game, playe
     d = make(PISTI_SEED=5, PISTI_DELAY=0, PISTI_LANG=lang)
     ok = "B" if board == "featherwing" else "A"
     d.press(ok)
-    st = one_hand_match(d, game, players, [None] + ["kalfa"] * (players - 1), 101 if game == "pisti" else None,
-                        ok=ok)
-    from pisti_app.names import side_name  # pylint: disable=import-outside-toplevel
+    one_hand_match(d, game, players, [None] + ["kalfa"] * (players - 1), 101 if game == "pisti" else None, ok=ok)
+    from pisti_app.names import side_name
 
     s = d.app.session
     names = [side_name(s, i) for i in range(s.match.sides)]
@@ -249,7 +248,7 @@ def test_presses_through_the_last_play_leave_the_hand_end_and_match_end_up(reque
     d.run(20)
     shown = mash_to_rematch(d, "B" if board == "featherwing" else "A")
     assert [name for name, _ in shown] == ["table", "hand_end", "match_end", "table"], shown
-    for name, stayed in shown[1:3]:
+    for _, stayed in shown[1:3]:
         assert 700 <= stayed <= 900, shown  # dropped for 700 ms, then the next tap (every 100 ms) acts
     st = d.status()
     assert st["hand"] == 1 and st["totals"] == [0, 0]  # the rematch, by one press
@@ -275,8 +274,8 @@ def test_the_simulator_holds_on_the_final_score_before_a_rematch(monkeypatch):
     """``tools/sim.py --keys "A*N"`` waits for the app to take keys again
     (app.idle()): the match end stays up 700 ms before the next A, a
     rematch."""
-    from tools import sim  # pylint: disable=import-outside-toplevel
-    from tools.simlib import headless  # pylint: disable=import-outside-toplevel
+    from tools import sim
+    from tools.simlib import headless
 
     seen = []  # (virtual ms, screen) at each change
     update = headless.Headless.update

@@ -68,7 +68,7 @@ def test_good_settings_give_no_notice(device):
 def test_a_bare_value_getenv_cannot_read_is_named_as_written(tmp_path, monkeypatch, capsys):
     """CircuitPython's getenv raises ValueError on ``PISTI_SEED = xyz``
     (neither quoted nor a number): the firmware reads the text from the file."""
-    import pisti_app.startup as startup  # pylint: disable=import-outside-toplevel
+    import pisti_app.startup as startup
 
     path = settings_file(tmp_path / "settings.toml")
     with open(path, "a", encoding="utf-8") as f:
@@ -76,7 +76,7 @@ def test_a_bare_value_getenv_cannot_read_is_named_as_written(tmp_path, monkeypat
     monkeypatch.setattr(startup, "SETTINGS_FILE", path)
     rig = shims.install("pico", settings_path=path, nvm=bytearray(b"\xff" * 4096))
     try:
-        import pisti_app  # pylint: disable=import-outside-toplevel
+        import pisti_app
 
         app = pisti_app.boot()
         st = app.status()
@@ -100,7 +100,7 @@ def test_a_number_is_named_as_written(tmp_path, capsys, style):
     path.write_text(path.read_text().replace("= 153", "= 0x99").replace("= 7", "= 0b111  # all of it"))
     rig = shims.install("pico", settings_path=path, nvm=bytearray(b"\xff" * 4096), getenv_style=style)
     try:
-        import pisti_app  # pylint: disable=import-outside-toplevel
+        import pisti_app
 
         app = pisti_app.boot()
         assert app.status()["notices"] == ["DISPLAY_ADDR=0x99 ignored", "MEMLOG=0b111 ignored"]
@@ -312,7 +312,7 @@ def test_rules_pages_on_three_buttons_say_a_c_and_keep_three_lines(tmp_path):
         st = d.status()
         assert st["screen"] == "rules" and len(st["lines"]) == 3 and st["footer"] is None
         assert "\u25bc" in d.app.screen.mark.text
-        from pisti_app.strings import t  # pylint: disable=import-outside-toplevel
+        from pisti_app.strings import t
 
         assert t("help_pages") == "A/C line/page  B close"  # (a 64-px three-button board's footer)
     finally:
@@ -320,7 +320,7 @@ def test_rules_pages_on_three_buttons_say_a_c_and_keep_three_lines(tmp_path):
 
 
 def test_the_new_texts_fit_their_line():
-    from pisti_app import str_en, str_tr  # pylint: disable=import-outside-toplevel
+    from pisti_app import str_en, str_tr
 
     for table in (str_en.S, str_tr.S, dict(str_en.S, **str_en.S3), dict(str_tr.S, **str_tr.S3)):
         assert len(table["help_pages"]) <= 25, table["help_pages"]  # the last line of a 64-px page

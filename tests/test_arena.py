@@ -111,7 +111,7 @@ def test_two_runs_on_the_same_deals_compare_deal_by_deal(tmp_path):
     r = run_cli("--paired", str(tmp_path / "usta.json"), str(tmp_path / "kalfa.json"), "--json")
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)
-    d = [x - y for x, y in zip(files["usta"]["diffs"], files["kalfa"]["diffs"])]
+    d = [x - y for x, y in zip(files["usta"]["diffs"], files["kalfa"]["diffs"], strict=True)]
     assert res["a_minus_b"]["mean_diff"] == pytest.approx(sum(d) / 8)
     assert res["a"]["mean_diff"] == pytest.approx(whole["mean_diff"])
     same = arena.paired(files["usta"], files["usta"])["a_minus_b"]

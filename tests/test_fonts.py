@@ -103,7 +103,7 @@ def test_sample_label_draws_every_character(font_case):
     text = label.Label(font, text=sample, color=0xFFFFFF)
     grids = tilegrids(text)
     assert len(grids) == len(sample), name  # one per character, spaces too
-    for ch, grid in zip(sample, grids):
+    for ch, grid in zip(sample, grids, strict=True):
         assert (ink(grid.bitmap) > 0) == (ch != " "), (name, ch)
 
 

@@ -72,7 +72,7 @@ def test_the_hand_gif_is_a_fresh_run():
     assert len(frames) >= 48
     assert all(ms >= g.MIN_MS for _, ms in frames) and frames[-1][1] == g.LAST_MS
     assert sum(1 for _, ms in frames if ms >= 800) >= 48  # a move stays up for the bot delay
-    assert all(a != b for (a, _), (b, _) in zip(frames, frames[1:]))  # only frames that change
+    assert all(a != b for (a, _), (b, _) in zip(frames, frames[1:], strict=False))  # only frames that change
     end = g.BY_NAME["pisti_hand_end"]
     assert end.args == g.HAND.args and g.differs(end, Image.frombytes("L", g.SIZES["pico"], frames[-1][0])) is None
     with Image.open(g.HAND_PATH) as gif:

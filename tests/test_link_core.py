@@ -649,7 +649,9 @@ def test_L4_a_hands_last_play_goes_on_the_cable_before_the_code_between_hands_lo
     c = last[0]
     other = g if c is h else h
     assert c.phase == G.DEAL and c.due is not None and c.hands_done == 1  # its deal waits
-    loaded = lambda: "pisti_core.linkrx" in sys.modules or hasattr(pisti_core, "linkrx")  # noqa: E731
+    def loaded():
+        return "pisti_core.linkrx" in sys.modules or hasattr(pisti_core, "linkrx")
+
     assert not loaded()
     c.poll(clock.t)  # the same tick: the action goes on the cable, still no deal
     assert c.chan.out[1] == G.ACTION and c.due is not None and not loaded()

@@ -31,7 +31,7 @@ class FakeBusio:
     made = []
 
     @staticmethod
-    def UART(tx, rx, **kw):  # pylint: disable=invalid-name
+    def UART(tx, rx, **kw):
         FakeBusio.made.append((tx, rx, kw))
         return "uart"
 
@@ -207,7 +207,9 @@ def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(dev
     from pisti_app.session import GameSession
     d = device()
     d.first_frame()
-    clock = lambda: d.rig.clock.ticks_ms()  # noqa: E731  # wraps at 2**29, 65 s after boot
+    def clock():  # wraps at 2**29, 65 s after boot
+        return d.rig.clock.ticks_ms()
+
     cable = Cable(lambda: d.rig.clock.now_ms, loss=0.01, seed=3)
     s = P.Setup("pisti", 2, 101, False, 1, [None, None])
     host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", clock(), s, LEVELS))
@@ -266,7 +268,9 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, monkeypatc
     forgotten = []
     monkeypatch.setattr(type(d.app), "forget", staticmethod(lambda *names: forgotten.extend(names)))
     d.first_frame()
-    clock = lambda: d.rig.clock.ticks_ms()  # noqa: E731
+    def clock():
+        return d.rig.clock.ticks_ms()
+
     cable = Cable(lambda: d.rig.clock.now_ms, loss=0.01, seed=4)
     s = P.Setup("pisti", 2, 101, False, 1, [None, None])
     host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", clock(), s, LEVELS))
@@ -572,12 +576,13 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
 
     for seed in range(10):
         clock = [0]
-        cable = Cable(lambda: clock[0], seed=seed)
+        cable = Cable(lambda clock=clock: clock[0], seed=seed)
         rng = random.Random(seed)
         s = P.Setup("pisti", 2, 101, False, 1, [None, None])
-        host = G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS, lambda n: bytes(rng.randrange(256) for _ in range(n)))
+        host = G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS,
+                          lambda n, rng=rng: bytes(rng.randrange(256) for _ in range(n)))
         guest = LinkPlay(G.Lockstep(cable.b, P.GUEST, "t", 0, None, LEVELS,
-                                    lambda n: bytes(rng.randrange(256) for _ in range(n))))
+                                    lambda n, rng=rng: bytes(rng.randrange(256) for _ in range(n))))
         app = App()
         app.session = None
         for _ in range(60000):
@@ -608,7 +613,7 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
             break
     else:
         raise AssertionError("no seed gives the guest the hand's last action")
-    guest.lock._need(False)  # the link waits for the host's record (as after a power cut, L-9)  # noqa: SLF001
+    guest.lock._need(False)  # the link waits for the host's record (as after a power cut, L-9)
     sess.hand.play(sess.hand.legal()[0])  # the person ends the hand: App.hand_over
     guest.tick(clock[0], sess.hand, b"", False)
     sess.end_hand()

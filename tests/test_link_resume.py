@@ -208,11 +208,11 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, monkey
     assert app.saves.kept(app.below, app.rankings.stamp).linked  # the first deal is saved, with its link
     r.power_cut()  # supervisor.reload(): the UART closed, code.py again ...
     r.d.app.resume_kept()  # ... and boot(resume=True) goes straight back into the game
-    st = r.until(lambda st: st["screen"] == "table", 500)
+    r.until(lambda st: st["screen"] == "table", 500)
     h = r.d.app.session.hand
     assert r.d.app.link is not None and not r.d.app.restart
     assert len(h.actions) == 0 and bytes(h.deck) == bytes(r.guest.match.hand.deck)  # L-3: the link's deal
-    st = r.until(lambda st: st["screen"] != "table" or st["ply"] >= 6, person=True)
+    r.until(lambda st: st["screen"] != "table" or st["ply"] >= 6, person=True)
     r.until(lambda st: r.guest.chan.idle() and r.d.app.link.lock.chan.idle(), 500, guest_plays=False)
     n = len(r.d.app.session.hand.actions)
     assert n >= 6 and bytes(r.guest.match.hand.actions[0:n]) == bytes(r.d.app.session.hand.actions)

@@ -238,7 +238,8 @@ def test_L2_joining_over_a_kept_game_asks_first_and_a_decline_keeps_it(device):
     d = _kept(device, True)
     cable = Cable(lambda: d.rig.clock.now_ms)
     uart.plug(cable.b)
-    host = G.Lockstep(cable.a, P.HOST, "pisti", d.rig.clock.ticks_ms(), P.Setup("pisti", 2, 101, False, 1, [None, None]),
+    host = G.Lockstep(cable.a, P.HOST, "pisti", d.rig.clock.ticks_ms(),
+                      P.Setup("pisti", 2, 101, False, 1, [None, None]),
                       LEVELS)
     d.menu_to("link_play")
     d.press("A")

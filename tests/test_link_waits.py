@@ -204,7 +204,8 @@ def test_the_link_tables_key_help_says_b_leaves_as_b_does(device):
     assert st["message"] == "\u25c0\u25b6 choose A play B leave", st
     d.press("B")
     st = d.app.status()
-    assert st["screen"] == "confirm" and "Leave the link game?" in st["message"] and st["keys"] == "A leave   B stay", st
+    assert st["screen"] == "confirm" and "Leave the link game?" in st["message"], st
+    assert st["keys"] == "A leave   B stay", st
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])

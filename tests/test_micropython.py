@@ -13,9 +13,9 @@ import shutil
 import pytest
 
 from tools import mpy
+from tools.bench import core_modules
 
 MODES = [("pisti", 2), ("pisti", 4), ("yedili", 2), ("yedili", 3), ("yedili", 4)]
-from tools.bench import core_modules  # noqa: E402
 
 CORE_MODULES = core_modules()
 

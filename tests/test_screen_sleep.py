@@ -117,7 +117,8 @@ def test_the_screen_stays_on_while_bots_play(device):
 
 
 def test_old_settings_blobs_still_load_with_the_new_defaults():
-    old = bytes((0x53, 1, 1, 0, 2, 0, 90, 1, 1, 3, 101, 0, 1, 2, 1))  # 15 bytes: the settings blob without sleep and brightness
+    # 15 bytes: the settings blob without sleep and brightness
+    old = bytes((0x53, 1, 1, 0, 2, 0, 90, 1, 1, 3, 101, 0, 1, 2, 1))
     p = prefs.defaults()
     assert prefs.unpack(old, p)
     assert p["lang"] == "tr" and p["timer"] == 90 and p["players"] == 3 and p["rated"]

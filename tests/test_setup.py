@@ -64,7 +64,8 @@ def test_play_installs_the_simulators_pins_alone_and_once(tmp_path):
     assert got.returncode == 0, got.stderr
     calls = log.read_text().splitlines()
     assert calls[0] == "python -m venv .venv"  # python3 (the stand-in logs itself as python)
-    assert calls[1:] == ["python -m pip install --disable-pip-version-check --no-compile -q -r tools/requirements-play.txt"]
+    assert calls[1:] == ["python -m pip install --disable-pip-version-check --no-compile -q "
+                         "-r tools/requirements-play.txt"]
     assert not any(c.split()[0] in ("apt-get", "sudo", "npm") for c in calls)
     log.write_text("")
     assert _setup(proj, env, "--play").returncode == 0

@@ -117,7 +117,7 @@ def test_wait_runs_the_clock_exactly_that_long_with_no_key(tmp_path):
 
 def first_press_ms(stamp):
     """Virtual ms of the first press, from its ticks_ms stamp."""
-    from tools.shims.clock import CIRCUITPY_TICKS_START  # pylint: disable=import-outside-toplevel
+    from tools.shims.clock import CIRCUITPY_TICKS_START
 
     return stamp - CIRCUITPY_TICKS_START
 

@@ -202,7 +202,8 @@ def test_T6_a_power_cut_anywhere_around_a_hand_end_counts_it_once(device):
     d = device(nvm=nvm, PISTI_SEED=9, PISTI_DELAY=0)
     d.app.start_game("pisti", 2, [None, "kalfa"], 151, False)
     d.app.bots[0] = First()
-    until(d, lambda app: app.session.hand.pos == 52 and app.session.hand.end - app.session.hand.ply <= 2)  # (2 players: plies left = cards left)
+    # (2 players: plies left = cards left)
+    until(d, lambda app: app.session.hand.pos == 52 and app.session.hand.end - app.session.hand.ply <= 2)
     d.close()
     pre = nvm.snapshot()  # the hand's last two cards to come
     d = _boot(device, Writes(data=pre))
@@ -235,7 +236,7 @@ def test_T6_a_power_cut_anywhere_around_a_hand_end_counts_it_once(device):
     assert crc16(h.deck) >> 8 == Store_stats(nvm.snapshot())[2]  # the hand counted is named
 
 
-def Store_stats(image):  # pylint: disable=invalid-name
+def Store_stats(image):
     st = Store(FlashNvm(data=image))
     st.load()
     return st.stats
@@ -268,7 +269,8 @@ def test_statistics_that_do_not_add_up_reset_alone_with_a_clear_notice(device, l
     d = device(nvm=nvm, PISTI_LANG=lang)
     assert d.app.notices == [words]
     st = d.status()
-    assert st["screen"] == "splash" and st["nvm"]["notice"] == "nvm: the saved statistics did not read; they start again"
+    assert st["screen"] == "splash"
+    assert st["nvm"]["notice"] == "nvm: the saved statistics did not read; they start again"
     assert st["stats"] == ZERO and st["rankings"] == rank and st["saved"]  # only itself
     d.close()
     d = device(nvm=nvm.restart())  # reset for good: the next boot says nothing

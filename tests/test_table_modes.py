@@ -87,7 +87,7 @@ def sit(d, game, players, totals=None, base=0, rated=True, level="usta", acts=0,
     """A game at the table as if ``base`` hands were played to ``totals``:
     seat 0 leads (the dealer is the last seat), then ``acts`` random legal
     actions are taken (seat 0 to move after them, if possible)."""
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
+    from pisti_app.session import GameSession
 
     app = d.app
     m = Match(game, players, None, dealer=players - 1)
@@ -139,7 +139,7 @@ def test_T1_new_game_menu_chooses_rated_or_practice(device):
 
 
 def test_T1_practice_is_never_recorded_and_has_no_timer(device):
-    from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+    from pisti_core.bots import make_bot
 
     d = device(PISTI_START="pisti:2:usta", PISTI_SEED=4, PISTI_DELAY=0, PISTI_TARGET=101)
     st = my_turn(d)
@@ -265,7 +265,7 @@ def test_T1_T3_start_settings_rated_and_timer(tmp_path):
     ("yedili", 4, [40, 40, 95, 95]),
 ])
 def test_T2_ranking_after_a_finished_rated_match(device, game, players, totals):
-    from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+    from pisti_core.bots import make_bot
 
     d = device(PISTI_SEED=players * 7, PISTI_DELAY=0)
     d.press("A")

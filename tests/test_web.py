@@ -39,7 +39,7 @@ import pytest
 from PIL import Image
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "web"))
-import probe  # noqa: E402  (tools/web/probe.py: the start modes, the queries, how a load ended)
+import probe  # (tools/web/probe.py: the start modes, the queries, how a load ended)
 
 # One worker runs every test of this file under pytest-xdist (tools/test.sh):
 # they share the module fixture's one long run.
@@ -85,7 +85,8 @@ LINK = {"query": "?link=1&seed=7&profile2=featherwing", "plies": 4,
 LINK_LAYOUT = {"query": "?link=1&seed=7&profile2=featherwing", "width": 760}
 # the same between two tabs (cable=a, cable=b: a BroadcastChannel), each with the page's own keys
 LINK_TABS = {"tabs": ["?cable=a&seed=7", "?cable=b&seed=7"], "plies": 1,
-             "keys": [{"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "z"}, {"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "Enter"}]}
+             "keys": [{"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "z"},
+                      {"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "Enter"}]}
 # bad query values: name -> (query, {parameter: words its one line on the page says}); the
 # other parameters in the query are good ones
 QUERIES = {

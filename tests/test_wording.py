@@ -85,8 +85,8 @@ def test_the_persons_draw_and_pass_are_in_the_second_person(device, lang, drew, 
             break
     assert seen == {"draw": True, "pass": True}, seen
     # A bot's draw stays in the third person
-    from pisti_app.yedili_parts import play_text  # pylint: disable=import-outside-toplevel
-    from pisti_core.yedili import DRAW  # pylint: disable=import-outside-toplevel
+    from pisti_app.yedili_parts import play_text
+    from pisti_core.yedili import DRAW
 
     h = d.app.session.match.hand
     text = play_text(h, h.phase, 1, DRAW, "Bot", bytes([h.hn[0], h.hn[1] - 2]))
@@ -95,7 +95,7 @@ def test_the_persons_draw_and_pass_are_in_the_second_person(device, lang, drew, 
 
 def test_the_persons_muamele_pick_is_in_the_second_person(device):
     """Y-15: the person's pick reads "7\u2663 çektin", not "Sen: 7\u2663 çekti"."""
-    from test_app_yedili import GoOut, move_cursor, muamele_session  # pylint: disable=import-outside-toplevel
+    from test_app_yedili import GoOut, move_cursor, muamele_session
 
     d = device(PISTI_DELAY=100, PISTI_SEED=9, PISTI_LANG="tr")
     d.press("A")
@@ -109,7 +109,7 @@ def test_the_persons_muamele_pick_is_in_the_second_person(device):
     move_cursor(d, 0)
     d.press("A", after=20)
     card = h.muamele[0][-1]
-    from pisti_app.names import card_text  # pylint: disable=import-outside-toplevel
+    from pisti_app.names import card_text
 
     want = "%s çektin" % card_text(card) + (" +3" if (card % 52) >> 2 == 6 else "")
     assert d.status()["message"] == want and d.app.screen.msg.text == want
@@ -117,7 +117,7 @@ def test_the_persons_muamele_pick_is_in_the_second_person(device):
 
 def went_out(make):
     """Y-12: the person went out: "El 1: Bitirdin", not "El 1: Sen çıktı"."""
-    from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+    from pisti_core.bots import make_bot
 
     for seed in range(1, 12):
         d = make(PISTI_START="yedili:2:acemi", PISTI_LANG="tr", PISTI_SEED=seed, PISTI_DELAY=0)

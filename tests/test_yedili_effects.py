@@ -81,7 +81,7 @@ class Buttons:
 
 def seat_session(d, players, dealer, deck, bots):
     """The hand of ``deck`` at the table of ``d`` with outside bots ``bots`` (seat: Told)."""
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
+    from pisti_app.session import GameSession
 
     d.press("B" if isinstance(d, Wing) else "A")  # past the splash, as a person would
     d.run(100)
@@ -257,7 +257,7 @@ def test_the_hand_end_after_the_stock_ran_out_fits_its_title_and_heads_every_col
     assert texts[:6] == [title, "A \u25b6"] + heads
     you = texts.index("Sen" if lang == "tr" else "You")
     assert texts[you:you + 5] == [texts[you], "186", "-", "186", "186"]  # cards, Muamele, hand, match
-    from PIL import Image  # pylint: disable=import-outside-toplevel
+    from PIL import Image
 
     image = Image.open(shot).convert("L")
     lit = [[image.getpixel((4 * x + 1, 4 * y + 1)) > 128 for x in range(128)] for y in range(24)]

@@ -44,6 +44,7 @@ def open_uart(getenv=None, board=None, busio=None):
     except ValueError:
         baud = 0
     if not 9600 <= baud <= 1000000:
-        raise ValueError("settings.toml: PISTI_LINK_BAUD must be 9600 to 1000000, not %r" % (getenv("PISTI_LINK_BAUD"),))
+        raise ValueError("settings.toml: PISTI_LINK_BAUD must be 9600 to 1000000, not %r"
+                         % (getenv("PISTI_LINK_BAUD"),))
     return busio.UART(getattr(board, names[0]), getattr(board, names[1]), baudrate=baud, timeout=0,
                       receiver_buffer_size=_BUFFER)

@@ -116,8 +116,8 @@ class Splash(Screen):
             self.until = ticks_add(now, _NOTICE_MS if self.notices else _SHOW_MS)
             self.app.input.reset()  # keys held or pressed while the board booted
             return
-        if self.go is None and self.app._menus is None:  # pylint: disable=protected-access
-            self.app.menus  # pylint: disable=pointless-statement
+        if self.go is None and self.app._menus is None:
+            self.app.menus  # noqa: B018 (the property compiles the menus' modules)
             return  # (compiled while the splash is on the screen)
         if ticks_diff(now, self.until) >= 0:
             self.advance(True)

@@ -79,7 +79,7 @@ def load(sv):
     data = sv.store.stats
     if data is None or ok(data):
         return blank(data), False
-    sv._flag("nvm: the saved statistics did not read; they start again")  # pylint: disable=protected-access
+    sv._flag("nvm: the saved statistics did not read; they start again")
     data = blank()
     sv.store.put_stats(data)
     return data, True

@@ -17,7 +17,7 @@ def _unescape_mount(field_text: str) -> str:
 
 def _windows_drives() -> list[Path]:
     """Drive letters whose volume label is CIRCUITPY (Windows only)."""
-    import ctypes  # pylint: disable=import-outside-toplevel
+    import ctypes
 
     kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
     found = []

@@ -43,7 +43,7 @@ MISSING = ("python-minifier is not installed (bash tools/setup.sh --deploy sets 
 
 def available() -> bool:
     try:
-        import python_minifier  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+        import python_minifier  # noqa: F401 (only whether it is installed)
     except ImportError:
         return False
     return True
@@ -88,7 +88,7 @@ def fold_private_consts(source: str, filename: str = "<device>") -> str:
     values: dict[str, int] = {}
 
     class _Fold(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802 (ast's name)
+        def visit_Name(self, node: ast.Name) -> ast.AST:  # (ast's name)
             if isinstance(node.ctx, ast.Load) and node.id in values:
                 return ast.copy_location(ast.Constant(values[node.id]), node)
             return node
@@ -99,9 +99,9 @@ def fold_private_consts(source: str, filename: str = "<device>") -> str:
         if name is not None and stores.get(name) == 1 and name not in other:
             expr = ast.Expression(_Fold().visit(node.value.args[0]))
             try:
-                value = eval(compile(ast.fix_missing_locations(expr), filename, "eval"),  # pylint: disable=eval-used
+                value = eval(compile(ast.fix_missing_locations(expr), filename, "eval"),
                              {"__builtins__": {}})
-            except Exception:  # pylint: disable=broad-except
+            except Exception:
                 value = None  # not made of literals: left to the board's compiler
             if isinstance(value, int) and not isinstance(value, bool):
                 values[name] = value
@@ -187,11 +187,11 @@ def private_names(texts: dict[str, str], readers: tuple[set[str], set[str]] | No
     names = sorted(n for n in defined if n not in quoted and n not in words)
     taken = used | defined | attrs  # (a short name is never one a module or a reader spells in code)
     short = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in taken]
-    short += [a + b for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-              if a + b not in taken]
+    short += [a + b for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+              for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if a + b not in taken]
     # the longest names take the names that cost nothing
     names.sort(key=lambda n: (-len(n), n))
-    return dict(zip(names, short))
+    return dict(zip(names, short, strict=False))
 
 
 def rename(source: str, names: dict[str, str], filename: str = "<device>") -> str:
@@ -220,7 +220,7 @@ def minify(source: str, filename: str = "<device>", names: dict[str, str] | None
     code inside CircuitPython's subset (no literals hoisted into new
     globals, no imports combined, none of its constant folding, no branches
     removed, ``class X(object)`` kept)."""
-    import python_minifier  # pylint: disable=import-outside-toplevel
+    import python_minifier
 
     source = fold_private_consts(source, filename)
     if names:

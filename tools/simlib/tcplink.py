@@ -29,7 +29,7 @@ POLL_S = 0.25
 
 def parse_address(text):
     """``HOST:PORT`` -> (host, port); ValueError-free: raises the simulator's UsageError."""
-    from .script import UsageError  # pylint: disable=import-outside-toplevel
+    from .script import UsageError
 
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:

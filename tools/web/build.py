@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-import memgauge  # noqa: E402  (tools/memgauge.py)
+import memgauge  # (tools/memgauge.py)
 
 PAGE = ("index.html", "page.mjs", "worker.mjs", "pisti.mjs", "style.css")
 MODULES = ("web_drive.py", "web_screen.py", "web_random.py", "web_gc.py", "web_board_feather.py")
