@@ -32,14 +32,14 @@ import os
 import sys
 
 from pisti_core.linkchan import Channel, const, ticks_diff
-from pisti_core.linkrec import (ACTION, BYE, COMMIT, CONNECT, DEAL, DECLINED, FAILED, GUEST, HOST,  # noqa: F401
+from pisti_core.linkrec import (ACTION, BYE, COMMIT, CONNECT, DEAL, DECLINED, FAILED, GUEST, HOST,  # noqa: F401 (re-exported: G.HOST...)
                                   JOIN, NEED, OFFER, OFFERED, OVER, PLAY, RECORD, RESYNC, REVEAL, SETUP, LinkError,
                                   Setup, b16, u16, digest, record)
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # pyright's view only (the board has no typing module)
     try:
-        from typing import Any
+        from typing import Any  # noqa: F401 (named in type comments only: the board has no typing module)
     except ImportError:
         pass
 

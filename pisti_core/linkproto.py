@@ -23,7 +23,7 @@ local seat ``(j - rot) % players``.
 
 import hashlib
 
-from pisti_core.linkrec import GUEST, HOST, LinkError, Setup, digest, record  # noqa: F401  (the link's names)
+from pisti_core.linkrec import GUEST, HOST, LinkError, Setup, digest, record  # noqa: F401 (re-exported: P.HOST...)
 
 # pisti_core.match is imported where it is used: in a game it is loaded already.
 

@@ -12,8 +12,6 @@ this module once its saves are read (``Store.load`` imports it).
 
 from pisti_core.crc import crc16
 
-# pylint: disable=protected-access  # (the store's reader, moved out of its class)
-
 try:
     from micropython import const
 except ImportError:  # CPython

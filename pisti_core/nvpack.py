@@ -14,8 +14,6 @@ import gc
 
 from pisti_core.nvlog import _put, _put_check, _put_head, record_size
 
-# pylint: disable=protected-access  # (the store's compaction, moved out of its class)
-
 try:
     from micropython import const
 except ImportError:  # CPython

@@ -93,7 +93,7 @@ class PistiHand:
         # table[i] closes a run captured by side capt[i] - 1 (0: no capture there)
         self.capt = bytearray(52)
         # Lists for the hands, which play() indexes most: faster on CPython
-        # (the arena, issue 20); the pile stays a bytearray (the 40K heap cap).
+        # (the arena's many matches); the pile stays a bytearray (the 40K heap cap).
         self.hands = [0] * 16  # four slots a seat
         self.hn = [0, 0, 0, 0]
         self.pos = 4  # next deck card to deal

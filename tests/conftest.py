@@ -21,7 +21,7 @@ DATA_HOME = tempfile.mkdtemp(prefix="pisti-test-data-")
 os.environ["XDG_DATA_HOME"] = DATA_HOME
 
 
-def pytest_unconfigure(config):  # pylint: disable=unused-argument
+def pytest_unconfigure(config):
     shutil.rmtree(DATA_HOME, ignore_errors=True)
 
 
@@ -33,7 +33,7 @@ LONG_FIRST = ("tests/test_web.py::", "tests/test_memgauge.py::", "tests/test_fuz
               "tests/test_botlab.py::test_pimc_beats_random", "tests/test_nvlog.py::test_power_cut_sweep")
 
 
-def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
+def pytest_collection_modifyitems(config, items):
     def rank(item):
         for i, prefix in enumerate(LONG_FIRST):
             if item.nodeid.startswith(prefix):
@@ -79,5 +79,57 @@ def _no_cable_left_plugged():
     never opened would be the next test's cable in the same process: each
     test starts with none."""
     yield
-    from tools.shims import uart  # pylint: disable=import-outside-toplevel
-    del uart._PLUGGED[:]  # pylint: disable=protected-access
+    from tools.shims import uart
+    del uart._PLUGGED[:]
+
+
+@pytest.fixture
+def device(tmp_path):
+    """Make a :class:`console.Device` (a simulated Pico) with settings
+    ``make(**extra)``; each is closed at the end of the test."""
+    from console import Device
+
+    made = []
+
+    def make(**extra):
+        d = Device(tmp_path, **extra)
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        d.close()
+    from tools import shims
+    assert shims.active_rig() is None
+
+
+@pytest.fixture
+def wing(tmp_path):
+    """Make a :class:`console.Wing` (the FeatherWing's 128x32 and three
+    buttons) with settings ``make(**extra)``; each is closed at the end."""
+    from console import Wing
+
+    made = []
+
+    def make(**extra):
+        d = Wing(tmp_path, **extra)
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        d.close()
+    from tools import shims
+    assert shims.active_rig() is None
+
+
+@pytest.fixture
+def quick_gc(monkeypatch):
+    """gc.collect() collects nothing. The app collects at each screen change
+    and the save log before a compaction's image (the device's heap is
+    small); under pytest's large heap that is most of a test's time and
+    changes nothing the test sees. Modules that drive the app use it for
+    every test: ``pytestmark = pytest.mark.usefixtures("quick_gc")``."""
+    import gc
+
+    monkeypatch.setattr(gc, "collect", lambda *a: 0)

@@ -24,7 +24,7 @@ def shuffle_positions(deck, positions, rng):
     for i in range(len(cards) - 1, 0, -1):
         j = rng.randrange(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
-    for p, c in zip(positions, cards):
+    for p, c in zip(positions, cards, strict=True):
         out[p] = c
     return out
 

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The CircuitPython API check (issue 12): ``tools/apicheck.py`` -- pyright
+"""The CircuitPython API check: ``tools/apicheck.py`` -- pyright
 in basic mode on ``code.py``, ``lib/`` and ``pisti_core/`` against
 circuitpython-stubs 10.x (``board`` set to the Pico) and the SSD1306
 driver, in ``.venv/apicheck`` without Blinka -- finds 0 errors.
@@ -92,7 +92,7 @@ def test_the_check_sees_circuitpython_not_blinka():
     the desktop ``board`` is Blinka's module, there it is the Pico's stub."""
     site = os.path.join(apicheck.ENV, "lib")
     found = {}
-    for dirpath, dirnames, filenames in os.walk(site):
+    for dirpath, dirnames, _ in os.walk(site):
         for d in dirnames:
             found[d] = os.path.join(dirpath, d)
         dirnames[:] = [d for d in dirnames if d in ("lib",) or d.startswith("python")

@@ -2,9 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The device app booted the way code.py boots it, on the desktop shims with
 the virtual clock: splash, menus, settings from settings.toml, the refresh
-discipline and the layout. Also the :class:`Device` harness the other
-``test_app_*`` files drive the app with (buttons in, ``app.status()`` and
-pixels out)."""
+discipline and the layout (the harness is tests/console.py)."""
 
 import os
 import runpy
@@ -14,162 +12,11 @@ import time
 import pytest
 
 import tools.shims as shims
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHOTS = "/tmp/pisti_shots"
-PICO = os.path.join(ROOT, "tools", "boards", "pico.toml")
-LIB = os.path.join(ROOT, "lib")
-if LIB not in sys.path:  # as on the device (code.py does the same on a desktop)
-    sys.path.append(LIB)
-
-
-def settings_file(path, extra=None, base=PICO):
-    """A settings.toml: the profile's lines plus ``extra`` {KEY: value}."""
-    extra = extra or {}
-    with open(base, encoding="utf-8") as f:
-        # The device reads the first occurrence of a key: drop the overridden ones.
-        text = "".join([line for line in f if line.split("=")[0].strip() not in extra])
-    for k, v in extra.items():
-        text += "\n%s = %s" % (k, ('"%s"' % v) if isinstance(v, str) else v)
-    path.write_text(text + "\n", encoding="utf-8")
-    return str(path)
+from console import ROOT, Device, labels_out_of_bounds, settings_file
 
 
 class StopRun(BaseException):
     """Ends a code.py run from inside time.sleep (as the simulator does)."""
-
-
-class Device:
-    """The app on a simulated Pico: ``press()`` buttons, ``run()`` the loop.
-    ``nvm``: what ``microcontroller.nvm`` is (default: a blank bytearray; a
-    ``tools.shims.nvm.FlashNvm`` counts erases and can cut the power)."""
-
-    def __init__(self, tmp_path, profile="pico", nvm=None, **extra):
-        if nvm is None:
-            nvm = bytearray(b"\xff" * 4096)
-        self.rig = shims.install(profile, settings_path=settings_file(tmp_path / "settings.toml", extra),
-                                 nvm=nvm)
-        try:
-            import pisti_app  # pylint: disable=import-outside-toplevel
-
-            self.app = pisti_app.boot()
-            assert pisti_app.current is self.app
-        except BaseException:
-            self.rig.close()
-            raise
-
-    def run(self, ms):
-        """The main loop of pisti_app.run() for ``ms`` of virtual time."""
-        for _ in range(max(1, ms // 10)):
-            self.app.tick()
-            time.sleep(0.01)
-
-    def press(self, name, hold=40, after=60):
-        """Tap a button and let the loop run (after the first frame: keys
-        pressed while the board boots are dropped)."""
-        self.first_frame()
-        self.rig.keys.tap(name, hold)
-        self.run(after)
-
-    def long(self, name, ms=800):
-        """A long press."""
-        self.first_frame()
-        self.rig.keys.hold(name, ms)
-        self.run(60)
-
-    def first_frame(self):
-        """One tick, if the loop has not run yet: the first screen is drawn."""
-        if self.app.refreshes == 0:
-            self.run(10)
-
-    def status(self):
-        """app.status()."""
-        return self.app.status()
-
-    def wait(self, cond, limit_ms=20000, step=10):
-        """Run until ``cond(status)`` holds; fail after ``limit_ms``."""
-        waited = 0
-        while True:
-            st = self.app.status()
-            if cond(st):
-                return st
-            if waited >= limit_ms:
-                raise AssertionError("still waiting after %d ms: %r" % (limit_ms, st))
-            self.run(step)
-            waited += step
-
-    def settle(self, limit_ms=3000):
-        """Run until the app waits for a key (``App.idle()``): a hand end or
-        the match end drops keys for a moment after it comes (as the splash
-        does when it moves on by itself); a person reads it, then presses."""
-        return self.wait(lambda s: self.app.idle(), limit_ms)
-
-    def menu_to(self, key):
-        """Move the cursor of the list menu on screen to the row ``key``."""
-        for _ in range(12):
-            st = self.app.status()
-            if st["cursor"] == key:
-                return
-            self.press("DOWN")
-        raise AssertionError("no row %r in %r" % (key, self.app.status().get("menu")))
-
-    def shot(self, name):
-        """Save the screen as a 4x PNG under /tmp/pisti_shots; return the path."""
-        os.makedirs(SHOTS, exist_ok=True)
-        return self.rig.oled.save_png(os.path.join(SHOTS, name + ".png"), 4)
-
-    def close(self):
-        """Release the rig."""
-        self.rig.close()
-
-
-@pytest.fixture
-def device(tmp_path):
-    """Make a Device with settings; closed at the end of the test."""
-    made = []
-
-    def make(**extra):
-        d = Device(tmp_path, **extra)
-        made.append(d)
-        return d
-
-    yield make
-    for d in made:
-        d.close()
-    assert shims.active_rig() is None
-
-
-def labels_out_of_bounds(group, width=128, height=64, ox=0, oy=0):
-    """Visible text labels (and tiles) reaching outside the screen."""
-    import displayio  # pylint: disable=import-outside-toplevel
-
-    bad = []
-    if group.hidden:
-        return bad
-    ox += group.x
-    oy += group.y
-    for item in group:
-        if getattr(item, "hidden", False):
-            continue
-        if hasattr(item, "bounding_box") and hasattr(item, "text"):
-            if item.text:
-                bx, by, bw, bh = item.bounding_box
-                x0 = ox + item.x + bx * item.scale
-                y0 = oy + item.y + by * item.scale
-                w = bw * item.scale
-                h = bh * item.scale
-                # The box's blank top row (the font's descent) may sit off screen.
-                if x0 < 0 or x0 + w > width or y0 < -2 or y0 + h > height + 1:
-                    bad.append((item.text, x0, y0, w, h))
-        elif isinstance(item, displayio.Group):
-            bad.extend(labels_out_of_bounds(item, width, height, ox, oy))
-        elif isinstance(item, displayio.TileGrid):
-            x0, y0 = ox + item.x, oy + item.y
-            w = item.tile_width * item.width
-            h = item.tile_height * item.height
-            if x0 < 0 or y0 < 0 or x0 + w > width or y0 + h > height:
-                bad.append(("tile", x0, y0, w, h))
-    return bad
 
 
 # -- code.py itself -------------------------------------------------------------
@@ -269,7 +116,7 @@ def test_pisti_start_setting_goes_straight_to_the_table(device):
 ])
 def test_bad_start_setting_is_named_on_the_splash_and_the_menu_follows(device, capsys, start, shown,
                                                                        words):
-    """Issue 13: a bad PISTI_START no longer stops the board: the splash names
+    """A bad PISTI_START does not stop the board: the splash names
     it (fitted to the line), the console says why, and the menu comes."""
     d = device(PISTI_START=start)
     st = d.status()
@@ -300,7 +147,7 @@ def test_hardware_comes_from_settings(tmp_path, capsys):
     assert rotation == 180 and notices == []
     assert hw.key_names == ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
     assert hw.buzzer is not None and problems == []
-    assert hw.i2c.frequency == 400000  # the profile's fast mode (issue 11)
+    assert hw.i2c.frequency == 400000  # the profile's fast mode
     notices, hw, _, _ = boot(PISTI_I2C_FREQUENCY=5)
     assert hw.i2c.frequency == 400000 and notices == ["I2C_FREQUENCY=5 ignored"]
     assert "10000 to 1000000" in capsys.readouterr().out
@@ -346,10 +193,10 @@ def test_about_shows_version_and_free_memory(device):
     d.press("A")
     st = d.status()
     assert st["screen"] == "about"
-    from pisti_app import __version__  # pylint: disable=import-outside-toplevel
+    from pisti_app import __version__
 
     assert __version__ in " ".join(st["lines"]) and "Free memory:" in " ".join(st["lines"])
-    for _ in range(4):  # the last lines come with DOWN (the bottom row says so: issue 21)
+    for _ in range(4):  # the last lines come with DOWN (the bottom row says so)
         d.press("DOWN")
     assert "UP DOWN LEFT RIGHT A B" in " ".join(d.status()["lines"])
     assert d.status()["footer"] == "\u25b2\u25bc line  B back"
@@ -402,7 +249,7 @@ def test_three_button_board_maps_prev_next_ok_and_long_back(tmp_path):
     rig = shims.install("featherwing", settings_path=settings_file(tmp_path / "fw.toml", base=base),
                         nvm=bytearray(b"\xff" * 4096))
     try:
-        import pisti_app  # pylint: disable=import-outside-toplevel
+        import pisti_app
 
         app = pisti_app.boot()
         assert app.input.three and app.hw.buzzer is None and (app.width, app.height) == (128, 32)
@@ -425,7 +272,7 @@ def test_three_button_board_maps_prev_next_ok_and_long_back(tmp_path):
         rig.keys.tap("B")
         run(60)
         assert app.status()["screen"] == "new_game"
-        rig.keys.tap("B")  # B on a value row edits it (issue 21) ...
+        rig.keys.tap("B")  # B on a value row edits it ...
         run(60)
         assert app.status()["editing"] and app.status()["cursor"] == "game"
         rig.keys.tap("C")  # ... C changes it: Pişti -> Pis Yedili
@@ -443,7 +290,7 @@ def test_three_button_board_maps_prev_next_ok_and_long_back(tmp_path):
 
 
 def test_button_maps():
-    from pisti_app import keys as K  # pylint: disable=import-outside-toplevel
+    from pisti_app import keys as K
 
     six = K.button_map(("UP", "DOWN", "LEFT", "RIGHT", "A", "B"))
     assert [m[0] for m in six] == [K.UP, K.DOWN, K.LEFT, K.RIGHT, K.OK, K.BACK]

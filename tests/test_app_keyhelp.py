@@ -12,9 +12,7 @@ import re
 
 import pytest
 
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
 from test_app_yedili import GoOut, muamele_session
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 
 from pisti_app import rules_en, rules_tr, str_en, str_tr
 
@@ -78,7 +76,7 @@ def test_every_text_naming_a_key_has_a_three_button_version(lang):
 
 
 def test_t_takes_the_three_button_texts_only_when_set():
-    from pisti_app import strings  # pylint: disable=import-outside-toplevel
+    from pisti_app import strings
 
     strings.set_lang("en")
     try:
@@ -119,7 +117,7 @@ def _shown(d, keys):
     assert d.status()["screen"] == "menu"
     out["menu_help"] = app.screen.help.text if app.screen.help is not None else None
     # Rules: every line of the Pis Yedili pages and the button guide, page by page.
-    from pisti_app.info import rules_pages  # pylint: disable=import-outside-toplevel
+    from pisti_app.info import rules_pages
 
     for which in ("yedili", "buttons"):
         app.push(rules_pages(app, which))

@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Words and ways on at the end of a hand and of a match (issue 21, items 6
-and 7): "1 hand played" in the singular; the Pis Yedili breakdown says
+"""Words and ways on at the end of a hand and of a match:
+"1 hand played" in the singular; the Pis Yedili breakdown says
 what its "Mu" header is (Muamele, Y-15) and indents the Muamele cards'
 second line; a Pis Yedili hand of more cards than show says how many
 (128x64); the match end offers a rematch (the same game, players, levels,
@@ -12,9 +12,8 @@ import io
 
 import pytest
 
-from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import labels_out_of_bounds
 from test_app_strings import region_matches_text
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 
 from pisti_core.yedili import DRAW, PASS
 
@@ -56,7 +55,7 @@ def one_hand_match(d, game="yedili", players=2, levels=(None, "kalfa"), target=N
     return d.status()
 
 
-# -- item 6: words ----------------------------------------------------------------------------
+# -- words -------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("lang,said", [("en", "1 hand played"), ("tr", "1 el oynandı")])
 def test_one_hand_played_is_said_in_the_singular(device, lang, said):
@@ -87,10 +86,10 @@ def test_the_yedili_breakdown_says_what_mu_is(request, board, lang, legend):
 
 
 def test_the_muamele_cards_second_line_is_indented():
-    from tools import gallery  # pylint: disable=import-outside-toplevel
+    from tools import gallery
 
     # The README's Pis Yedili breakdown: Bot 1 picked three Muamele cards (Y-15).
-    st, image = gallery._run(gallery.BY_NAME["yedili_hand_end"])  # pylint: disable=protected-access
+    st, image = gallery._run(gallery.BY_NAME["yedili_hand_end"])
     texts = st["texts"]
     first = texts.index("Mu: Muamele, picks for 7s")
     second = texts[first + 1]
@@ -135,9 +134,8 @@ def test_match_end_totals_stand_by_their_names(request, board, lang, game, playe
     d = make(PISTI_SEED=5, PISTI_DELAY=0, PISTI_LANG=lang)
     ok = "B" if board == "featherwing" else "A"
     d.press(ok)
-    st = one_hand_match(d, game, players, [None] + ["kalfa"] * (players - 1), 101 if game == "pisti" else None,
-                        ok=ok)
-    from pisti_app.names import side_name  # pylint: disable=import-outside-toplevel
+    one_hand_match(d, game, players, [None] + ["kalfa"] * (players - 1), 101 if game == "pisti" else None, ok=ok)
+    from pisti_app.names import side_name
 
     s = d.app.session
     names = [side_name(s, i) for i in range(s.match.sides)]
@@ -159,7 +157,7 @@ def test_match_end_totals_stand_by_their_names(request, board, lang, game, playe
     assert labels_out_of_bounds(d.app.display.root_group, 128, d.app.height) == []
 
 
-# -- item 7: a rematch ------------------------------------------------------------------------
+# -- a rematch ---------------------------------------------------------------------------------
 
 def test_match_end_offers_a_rematch_of_the_same_practice_game(device):
     d = device(PISTI_SEED=5, PISTI_DELAY=0)
@@ -250,7 +248,7 @@ def test_presses_through_the_last_play_leave_the_hand_end_and_match_end_up(reque
     d.run(20)
     shown = mash_to_rematch(d, "B" if board == "featherwing" else "A")
     assert [name for name, _ in shown] == ["table", "hand_end", "match_end", "table"], shown
-    for name, stayed in shown[1:3]:
+    for _, stayed in shown[1:3]:
         assert 700 <= stayed <= 900, shown  # dropped for 700 ms, then the next tap (every 100 ms) acts
     st = d.status()
     assert st["hand"] == 1 and st["totals"] == [0, 0]  # the rematch, by one press
@@ -276,8 +274,8 @@ def test_the_simulator_holds_on_the_final_score_before_a_rematch(monkeypatch):
     """``tools/sim.py --keys "A*N"`` waits for the app to take keys again
     (app.idle()): the match end stays up 700 ms before the next A, a
     rematch."""
-    from tools import sim  # pylint: disable=import-outside-toplevel
-    from tools.simlib import headless  # pylint: disable=import-outside-toplevel
+    from tools import sim
+    from tools.simlib import headless
 
     seen = []  # (virtual ms, screen) at each change
     update = headless.Headless.update

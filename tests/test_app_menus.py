@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Menus that confirm (issue 21, items 4 to 6): LEFT/RIGHT change a value,
+"""Menus that confirm: LEFT/RIGHT change a value,
 A confirms (Settings keep and go back, New game starts from any row), B
 leaves, and the footers say exactly that in both languages; the three
 FeatherWing buttons do the same through an edit mode (B edits a value, A/C
@@ -10,8 +10,6 @@ About and Rankings say their keys; the main menu offers no "B back"."""
 
 import pytest
 
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 
 FOOTERS = {"en": {"menu": "\u25b2\u25bc move  A select",
                   "settings": "\u25c0\u25b6 change  A ok  B back",
@@ -42,7 +40,7 @@ def test_settings_a_keeps_the_value_and_goes_back(device):
     assert d.status()["screen"] == "settings"
     d.press("RIGHT")  # English -> Türkçe
     assert d.status()["lang"] == "tr"
-    d.press("A")  # confirms: kept, and back (the old menu switched back to English here)
+    d.press("A")  # confirms: kept, and back (the menu stays in Turkish)
     st = d.status()
     assert st["screen"] == "menu" and st["lang"] == "tr" and st["title"] == "Pişti & Pis Yedili"
     prefs = dict(d.app.prefs)
@@ -127,7 +125,7 @@ def test_footers_say_what_the_keys_do(device, lang):
     _to(d, "rankings", "UP")
     d.press("A")
     assert d.status()["screen"] == "rankings"
-    # Rankings say their keys too: pages to turn, the statistics after the ranking (issue 19).
+    # Rankings say their keys too: pages to turn, the statistics after the ranking.
     assert d.status()["footer"] == {"en": "\u25c0\u25b6 page  \u25b2\u25bc line  B back",
                                     "tr": "\u25c0\u25b6 sayfa \u25b2\u25bc sat\u0131r B geri"}[lang]
     assert shown == FOOTERS[lang]
@@ -194,14 +192,14 @@ def test_three_buttons_start_from_any_row(wing, row):
 
 
 def test_three_buttons_rules_page_tells_the_edit_mode(wing):
-    d = _wing_menu(wing)
-    from pisti_app import rules_en, rules_tr  # pylint: disable=import-outside-toplevel
+    _wing_menu(wing)
+    from pisti_app import rules_en, rules_tr
 
     for mod in (rules_en, rules_tr):
         body = mod.BUTTONS_3[0][1]
         assert ("edits" in body) if mod is rules_en else ("ayarlamaya" in body)
     assert "A confirms" in rules_en.BUTTONS_6[0][1]
-    from pisti_app.strings import t  # pylint: disable=import-outside-toplevel
+    from pisti_app.strings import t
 
     assert t("help_settings") == "A/C move B edit hold back"
     assert t("help_settings_edit") == "A/C change B ok hold done"

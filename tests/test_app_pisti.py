@@ -9,7 +9,7 @@ import random
 import pytest
 
 from stack import pisti_deck
-from test_app_boot import Device, device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import labels_out_of_bounds
 
 from pisti_core.cards import card_str, parse_card
 from pisti_core.match import Match
@@ -72,7 +72,9 @@ def test_a_whole_hand_by_buttons_to_the_breakdown(device):
     s = d.app.session
     r = s.last.result()
     texts = st["texts"]
-    pair = lambda k, m=1: "%d:%d" % (r[0][k] * m, r[1][k] * m)  # noqa: E731
+    def pair(k, m=1):
+        return "%d:%d" % (r[0][k] * m, r[1][k] * m)
+
     for key, label in (("cards", "Cards"), ("aces", "Aces"), ("jacks", "Jacks"),
                        ("two_clubs", "2\u2663"), ("ten_diamonds", "10\u2666"),
                        ("majority", "Majority"), ("total", "Hand")):
@@ -90,7 +92,7 @@ def test_a_whole_hand_by_buttons_to_the_breakdown(device):
 
 
 def test_a_whole_match_bot_against_bot_to_the_match_end(device):
-    from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+    from pisti_core.bots import make_bot
 
     d = device(PISTI_START="pisti:2:usta", PISTI_TARGET=101, PISTI_SEED=3, PISTI_DELAY=0, PISTI_RATED=1)
     # The outside-bot hook: anything with choose(obs) can take a seat.
@@ -131,7 +133,7 @@ def stacked_session(app):
     """Seat 0 leads (dealer 1): 5♥ takes the four centre cards (5♣ on top),
     the bot then has only kings and Q♠, and seat 0 holds K♠ and Q♥: whatever
     the bot plays, seat 0 answers with a pişti (P-9)."""
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
+    from pisti_app.session import GameSession
 
     deck = pisti_deck(2, 1, "2D 3D 4D 5C", rounds=[{0: "5H KS QH 2C", 1: "KC KD KH QS"}])
     m = Match("pisti", 2, 151, dealer=1)
@@ -216,10 +218,12 @@ def test_session_bytes_round_trip_and_refuse_garbage():
     """T-6: a session saves as the hand's header (deck, totals, hands done,
     levels, rated and its number) plus the hand's actions, and replays to
     the same point; anything else is refused."""
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
+    from pisti_app.session import GameSession
 
     rng = random.Random(8)
-    below = lambda n: rng.randrange(n)  # noqa: E731
+    def below(n):
+        return rng.randrange(n)
+
     for game, players in (("pisti", 2), ("pisti", 4), ("yedili", 3), ("yedili", 4)):
         s = GameSession.new(game, players, [None] + ["usta", "kalfa", "acemi"][:players - 1],
                             None, below, rated=players != 3, number=517)
@@ -253,7 +257,7 @@ def test_session_bytes_round_trip_and_refuse_garbage():
 def test_cards_on_screen_read_as_cards(device):
     """The hand's chips show the rank and suit glyphs of the cards in hand:
     compare each chip's pixels with a chip drawn for that card alone."""
-    from pisti_app import sprites  # pylint: disable=import-outside-toplevel
+    from pisti_app import sprites
 
     d = device(PISTI_START="pisti:2:acemi", PISTI_SEED=4)
     d.run(20)
@@ -303,7 +307,7 @@ def test_T4_exit_from_a_rated_game_asks_then_counts_as_leaving(device):
 def test_a_tune_sounds_each_note_and_rest_for_its_length():
     """Sound plays a tune's notes by the clock: 'warn' is 880 Hz for 90 ms,
     60 ms of silence, 880 Hz for 90 ms, then silence and nothing playing."""
-    from pisti_app.sound import Sound  # pylint: disable=import-outside-toplevel
+    from pisti_app.sound import Sound
 
     class Pwm:
         def __init__(self):
@@ -328,6 +332,6 @@ def test_a_tune_sounds_each_note_and_rest_for_its_length():
     for now in range(1000, 1400, 10):
         pwm.now = now
         snd.tick(now)
-    changes = [pwm.log[0]] + [b for a, b in zip(pwm.log, pwm.log[1:]) if a[1] != b[1]]
+    changes = [pwm.log[0]] + [b for a, b in zip(pwm.log, pwm.log[1:], strict=False) if a[1] != b[1]]
     assert changes == [(1000, 880), (1090, 0), (1150, 880), (1240, 0)], pwm.log
-    assert snd._seq is None  # pylint: disable=protected-access  # the tune is over
+    assert snd._seq is None  # the tune is over

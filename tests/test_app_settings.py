@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Issue 13 (items 2, 4, 8): what a newcomer meets first. A bad value in
+"""What a newcomer meets first. A bad value in
 settings.toml never stops the board: its default is used and the splash
 names the key and the value, one line each (the console says why); keys
 around the splash act only on it; a new console's new game is practice
@@ -12,13 +12,13 @@ import os
 import pytest
 
 import tools.shims as shims
-from test_app_boot import Device, device, settings_file  # noqa: F401  pylint: disable=unused-import
+from console import Device, settings_file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WING = os.path.join(ROOT, "tools", "boards", "featherwing.toml")
 
 
-# -- item 4: a bad setting gives its default and a notice -------------------------------------
+# -- a bad setting gives its default and a notice ---------------------------------------------
 @pytest.mark.parametrize("key,value,shown,check", [
     ("PISTI_START", "foo", "PISTI_START=foo ignored", lambda a: a.session is None),
     ("PISTI_TIMER", "-5", "PISTI_TIMER=-5 ignored", lambda a: a.prefs["timer"] == 60),  # T-3
@@ -49,7 +49,7 @@ def test_a_bad_setting_gives_the_default_and_a_notice_on_the_splash(device, caps
     said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("settings.toml: ")]
     assert len(said) == 1 and said[0].startswith("settings.toml: %s = %s ignored (the default is used): "
                                                  % (key, value))
-    assert said[0].count("settings.toml") == 1 and said[0].count(key) == 1  # one clean message (issue 21)
+    assert said[0].count("settings.toml") == 1 and said[0].count(key) == 1  # one clean message
     assert d.rig.problems() == []
     d.run(4500)  # the notice stays 4 s, then the menu
     assert d.status()["screen"] == "menu"
@@ -68,7 +68,7 @@ def test_good_settings_give_no_notice(device):
 def test_a_bare_value_getenv_cannot_read_is_named_as_written(tmp_path, monkeypatch, capsys):
     """CircuitPython's getenv raises ValueError on ``PISTI_SEED = xyz``
     (neither quoted nor a number): the firmware reads the text from the file."""
-    import pisti_app.startup as startup  # pylint: disable=import-outside-toplevel
+    import pisti_app.startup as startup
 
     path = settings_file(tmp_path / "settings.toml")
     with open(path, "a", encoding="utf-8") as f:
@@ -76,7 +76,7 @@ def test_a_bare_value_getenv_cannot_read_is_named_as_written(tmp_path, monkeypat
     monkeypatch.setattr(startup, "SETTINGS_FILE", path)
     rig = shims.install("pico", settings_path=path, nvm=bytearray(b"\xff" * 4096))
     try:
-        import pisti_app  # pylint: disable=import-outside-toplevel
+        import pisti_app
 
         app = pisti_app.boot()
         st = app.status()
@@ -93,14 +93,14 @@ def test_a_bare_value_getenv_cannot_read_is_named_as_written(tmp_path, monkeypat
 
 @pytest.mark.parametrize("style", ["int", "str"])
 def test_a_number_is_named_as_written(tmp_path, capsys, style):
-    """Issue 21 item 10: ``PISTI_DISPLAY_ADDR = 0x99`` is named "0x99", not 153, whether
+    """``PISTI_DISPLAY_ADDR = 0x99`` is named "0x99", not 153, whether
     getenv parses the bare value (CircuitPython up to early 10.x) or returns its text."""
     path = tmp_path / "settings.toml"
     settings_file(path, {"PISTI_DISPLAY_ADDR": 0x99, "PISTI_MEMLOG": 7})
     path.write_text(path.read_text().replace("= 153", "= 0x99").replace("= 7", "= 0b111  # all of it"))
     rig = shims.install("pico", settings_path=path, nvm=bytearray(b"\xff" * 4096), getenv_style=style)
     try:
-        import pisti_app  # pylint: disable=import-outside-toplevel
+        import pisti_app
 
         app = pisti_app.boot()
         assert app.status()["notices"] == ["DISPLAY_ADDR=0x99 ignored", "MEMLOG=0b111 ignored"]
@@ -119,7 +119,7 @@ def test_a_number_is_named_as_written(tmp_path, capsys, style):
     (",", "no buttons listed"),
 ])
 def test_a_bad_button_list_is_one_clean_message(device, capsys, buttons, why):
-    """Issue 21 item 10: the console names the file and the key once, then says what is wrong."""
+    """The console names the file and the key once, then says what is wrong."""
     d = device(PISTI_BUTTONS=buttons)
     assert d.app.hw.key_names == ("UP", "DOWN", "LEFT", "RIGHT", "A", "B")
     assert "settings.toml: PISTI_BUTTONS = %s ignored (the default is used): %s\n" % (buttons, why) \
@@ -153,7 +153,7 @@ def test_featherwing_notice_takes_the_whole_line(tmp_path):
     try:
         assert d.status()["notices"] == ["PISTI_TIMER=abc ignored"]
         assert d.app.screen.corner.hidden  # the version does not print over it
-        from test_app_boot import labels_out_of_bounds  # pylint: disable=import-outside-toplevel
+        from console import labels_out_of_bounds
 
         assert labels_out_of_bounds(d.app.display.root_group, 128, 32) == []
     finally:
@@ -185,7 +185,7 @@ def test_bad_setting_with_a_start_setting_the_splash_then_the_game(device):
     assert st["rated"] is False and d.app.prefs["timer"] == 60  # the defaults: practice, 60 s
 
 
-# -- item 8: keys around the splash --------------------------------------------------------------
+# -- keys around the splash ----------------------------------------------------------------------
 def test_keys_before_the_first_frame_are_dropped(device):
     d = device(nvm=bytearray(4096))
     d.rig.keys.tap("A", 40)  # pressed while the board boots
@@ -219,7 +219,7 @@ def test_a_key_on_the_splash_leaves_it_and_is_used_up(device):
     assert st["screen"] == "menu" and st["cursor"] == "new_game"
 
 
-# -- item 2: practice by default, the mode on the first screen ---------------------------------
+# -- practice by default, the mode on the first screen -----------------------------------------
 def test_T1_a_new_console_starts_practice_and_remembers_rated(device):
     d = device(PISTI_SEED=2)
     d.press("A")
@@ -256,7 +256,7 @@ def test_T1_three_buttons_see_the_mode_on_the_first_screen(tmp_path):
         d.close()
 
 
-# -- item 8: the rules pages say how to turn them --------------------------------------------
+# -- the rules pages say how to turn them ----------------------------------------------------
 @pytest.mark.parametrize("lang,footer", [("en", "\u25c0\u25b6 page  \u25b2\u25bc line  B back"),
                                          ("tr", "\u25c0\u25b6 sayfa \u25b2\u25bc sat\u0131r B geri")])
 def test_rules_pages_show_how_to_turn_them(device, lang, footer):
@@ -292,7 +292,7 @@ def test_one_page_texts_say_their_keys_and_scroll_to_every_line(device):
     d.menu_to("about")
     d.press("A")
     st = d.status()
-    # issue 21: About (and Rankings) say their keys on the last line, as paged texts do
+    # About (and Rankings) say their keys on the last line, as paged texts do
     assert st["pages"] == 1 and st["footer"] == "\u25b2\u25bc line  B back" and len(st["lines"]) == 6
     lines = d.app.screen.pages[0][1]
     for _ in range(len(lines)):  # every line of the text is reached with DOWN
@@ -312,7 +312,7 @@ def test_rules_pages_on_three_buttons_say_a_c_and_keep_three_lines(tmp_path):
         st = d.status()
         assert st["screen"] == "rules" and len(st["lines"]) == 3 and st["footer"] is None
         assert "\u25bc" in d.app.screen.mark.text
-        from pisti_app.strings import t  # pylint: disable=import-outside-toplevel
+        from pisti_app.strings import t
 
         assert t("help_pages") == "A/C line/page  B close"  # (a 64-px three-button board's footer)
     finally:
@@ -320,7 +320,7 @@ def test_rules_pages_on_three_buttons_say_a_c_and_keep_three_lines(tmp_path):
 
 
 def test_the_new_texts_fit_their_line():
-    from pisti_app import str_en, str_tr  # pylint: disable=import-outside-toplevel
+    from pisti_app import str_en, str_tr
 
     for table in (str_en.S, str_tr.S, dict(str_en.S, **str_en.S3), dict(str_tr.S, **str_tr.S3)):
         assert len(table["help_pages"]) <= 25, table["help_pages"]  # the last line of a 64-px page

@@ -9,13 +9,13 @@ import re
 
 import pytest
 
-from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import labels_out_of_bounds
 
 import fonts
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from pisti_app import rules_en, rules_tr, str_en, str_tr
 from pisti_app.names import card_text
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 TABLES = {"en": str_en.S, "tr": str_tr.S}
 # The texts as the three-button board shows them (strings.set_buttons(True)).
@@ -36,7 +36,9 @@ WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("B
          "hand_cards": ("Onlar", "52 cards", "9 piştis"),
          "stats_lines": (9999, 9999, 9999, 9999, 9999, 9999), "stats_pistis": (999, 99),
          # (fitted to the line by pisti_app.startup.notices: tests/test_app_settings.py)
-         "bad_setting": ("PISTI_TIMER=-5",), "link_offer": ("Pis Yedili", 4, 151, "practice"), "link_lost": (2, 59), "link_wait": ("Oyun kur",), "link_silent": ("Oyun kur",), "link_clock": (2, 59), "link_in_play": (99,), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}
+         "bad_setting": ("PISTI_TIMER=-5",), "link_offer": ("Pis Yedili", 4, 151, "practice"),
+         "link_lost": (2, 59), "link_wait": ("Oyun kur",), "link_silent": ("Oyun kur",), "link_clock": (2, 59),
+         "link_in_play": (99,), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}
 
 
 def placeholders(text):
@@ -83,7 +85,8 @@ def test_every_string_has_glyphs_in_the_fonts(lang):
 def test_texts_fit_where_they_are_shown(lang):
     s = TABLES[lang]
     line = ("help_menu", "help_main", "help_settings", "help_settings_edit", "help_new", "help_new_edit",
-            "help_host", "help_host_edit", "help_pisti_link", "help_page", "help_pages", "keys_rematch", "r_mu_legend", "hand_played", "help_pisti", "help_yedili", "help_action", "waiting",
+            "help_host", "help_host_edit", "help_pisti_link", "help_page", "help_pages", "keys_rematch",
+            "r_mu_legend", "hand_played", "help_pisti", "help_yedili", "help_action", "waiting",
             "hand_over", "not_your_turn", "took", "drew", "passed", "picked", "muamele_pick",
             "choose_suit", "hint_opening", "hint_pending", "hint_drawn", "hint_again", "hint_no_card",
             "one_card", "stock_out", "went_out", "rank_points", "hands_played", "app_title",
@@ -93,7 +96,7 @@ def test_texts_fit_where_they_are_shown(lang):
             "stats", "stats_pistis", "stats_reset", "battery_low")
     for key in line:  # the message line and title bars: 25 small characters
         assert len(filled(s, key)) <= 25, (key, filled(s, key))
-    for key in ("stats_lines", "rank_row"):  # a statistics page's lines (issue 19), a ranking's
+    for key in ("stats_lines", "rank_row"):  # a statistics page's lines, a ranking's
         for line in filled(s, key).split("\n"):
             assert len(line) <= 25, line
     for key in ("pisti_bang", "jack_pisti", "you_out"):  # a double-size toast line
@@ -146,7 +149,7 @@ def region_matches_text(oled, text, x0, top, font_name="medium", inverse=False):
     """Do the panel's pixels at (x0, top) show ``text`` in the monospaced
     font, glyph cell by glyph cell? (An independent rendering: the PCF the
     device's glyph sheets are made from, through adafruit_bitmap_font.)"""
-    from adafruit_bitmap_font import bitmap_font  # pylint: disable=import-outside-toplevel
+    from adafruit_bitmap_font import bitmap_font
 
     font = bitmap_font.load_font(os.path.join(ROOT, "assets", "fonts", _PCF[font_name]))
     cell_w, cell_h = font.get_bounding_box()[0:2]
@@ -215,7 +218,7 @@ def test_a_turkish_game_from_settings_toml(device):
 def test_leaving_confirmations_fit_their_screen(lang):
     """T-4: every 'what it costs' question or notice wraps into the five
     lines of the confirmation screen, its title into the title bar."""
-    from pisti_app.info import wrap  # pylint: disable=import-outside-toplevel
+    from pisti_app.info import wrap
 
     s = TABLES[lang]
     for head in ("exit_leaves", "new_leaves", "time_left"):
@@ -234,8 +237,8 @@ def test_leaving_confirmations_fit_their_screen(lang):
 
 
 def test_committed_text_files_are_up_to_date():
-    import subprocess  # pylint: disable=import-outside-toplevel
-    import sys  # pylint: disable=import-outside-toplevel
+    import subprocess
+    import sys
 
     r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_strings.py"), "--check"],
                        capture_output=True, text=True)
@@ -243,7 +246,7 @@ def test_committed_text_files_are_up_to_date():
 
 
 def test_every_text_reads_back_from_the_files_in_both_languages_and_button_sets():
-    from pisti_app import strings  # pylint: disable=import-outside-toplevel
+    from pisti_app import strings
 
     was_lang, was_three = strings.lang(), strings.three_buttons()
     try:

@@ -6,10 +6,10 @@ messages (Y-3, Y-4, Y-6), the Muamele pick row (Y-15) and the breakdown."""
 
 import random
 
-from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import labels_out_of_bounds
 
 from pisti_core.match import Match
-from pisti_core.yedili import DRAW, MUAMELE, PASS, PICK, YediliHand
+from pisti_core.yedili import DRAW, MUAMELE, PASS, YediliHand
 
 
 def move_cursor(d, want):
@@ -54,7 +54,7 @@ def play(d, action):
     return st
 
 
-def test_a_refused_keys_toast_goes_with_the_next_key(device):  # noqa: F811
+def test_a_refused_keys_toast_goes_with_the_next_key(device):
     """The toast that says why a card is refused (Y-3) closes with the
     person's next key, at once, instead of 2 s later on its own: its
     redraw (the table under it, ~50 ms on the board) then comes after
@@ -171,7 +171,7 @@ def find_muamele_position(players=4, tries=400):
 def muamele_session():
     """The position of :func:`find_muamele_position` as a 4-player session
     against Usta (dealer 1), not yet played: (session, its hand)."""
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
+    from pisti_app.session import GameSession
 
     deck, acts = find_muamele_position()
     m = Match("yedili", 4, None, dealer=1)

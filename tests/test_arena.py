@@ -111,7 +111,7 @@ def test_two_runs_on_the_same_deals_compare_deal_by_deal(tmp_path):
     r = run_cli("--paired", str(tmp_path / "usta.json"), str(tmp_path / "kalfa.json"), "--json")
     assert r.returncode == 0, r.stderr
     res = json.loads(r.stdout)
-    d = [x - y for x, y in zip(files["usta"]["diffs"], files["kalfa"]["diffs"])]
+    d = [x - y for x, y in zip(files["usta"]["diffs"], files["kalfa"]["diffs"], strict=True)]
     assert res["a_minus_b"]["mean_diff"] == pytest.approx(sum(d) / 8)
     assert res["a"]["mean_diff"] == pytest.approx(whole["mean_diff"])
     same = arena.paired(files["usta"], files["usta"])["a_minus_b"]
@@ -260,7 +260,7 @@ def test_an_outside_bot_is_restarted_after_a_failure(tmp_path):
 
 @pytest.mark.parametrize("json_out", [False, True])
 def test_a_failed_outside_bot_makes_the_exit_status_1(tmp_path, json_out):
-    # Issue 21: every move failed, yet the arena said 0.
+    # Every move fails: the exit status must not be 0.
     bad = bot_file(tmp_path, "bad.py", "for line in sys.stdin:\n    print('hello there', flush=True)\n")
     r = run_cli("--bots", "%s,greedy" % bad, "--deals", "2", "--seed", "1", "--quiet", "--timeout", "5",
                 *(["--json"] if json_out else []))

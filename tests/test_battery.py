@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The battery (issue 19 item 4): a board that reads its supply
+"""The battery: a board that reads its supply
 (``PISTI_BATTERY``: VSYS/3 on the Pico's GP29, USB present on GP24) shows a
 mark in the title bar on battery power, an empty one below the threshold,
 and the table says "Battery low" once; read every 10 s, not every frame.
@@ -14,8 +14,6 @@ import shutil
 import pytest
 from PIL import Image
 
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 from test_sim import GOLDEN
 
 from tools.shims import supply as supply_shim

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The engine's speed figure (tools/bench.py --cpython, issue 20): its random
+"""The engine's speed figure (tools/bench.py --cpython): its random
 source and its loop play complete random hands, deck shuffles included."""
 
 from tools.bench import cpython_rate, sources

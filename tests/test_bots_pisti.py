@@ -13,9 +13,9 @@ import pytest
 
 from fairplay import pisti_redeal
 from pisti_core.bots import LEVELS, REFERENCE, make_bot
-from pisti_core.bots import pisti_bots
+from pisti_core.bots import pisti_bots, pisti_end
 from pisti_core.bots.pisti_bots import greedy
-from pisti_core.cards import parse_card
+from pisti_core.cards import PTS, parse_card
 from pisti_core.match import deal_deck
 from pisti_core.pisti import PistiHand
 from tools import arena, mpy
@@ -319,13 +319,13 @@ def test_the_fair_play_check_catches_a_bot_that_peeks():
     # A "bot" that reads the engine state (the other seat's hand) is caught.
     rng = random.Random(1)
     caught = 0
-    for g in range(20):
+    for _ in range(20):
         st = PistiHand(2, 0, deal_deck("pisti", 2, rng.randrange))
         for _ in range(1 + rng.randrange(30)):
             st.play(greedy(st.observe(st.turn)))
         seat = st.turn
 
-        def peek(state, obs):
+        def peek(state, obs, seat=seat):
             legal = obs.legal()
             return legal[sum(state.hand(1 - seat)) % len(legal)]
 
@@ -408,12 +408,8 @@ def test_each_bot_module_imports_from_source_in_64K(mpy_build, tmp_path, module)
 
 
 # -- the last-deal search without recursion (CircuitPython's pystack) ---------------
-# The recursive search it replaced, kept verbatim as the oracle (2026-12-02: it
-# overflowed the device's 2 KB pystack), with the solve() that called it.
-
-from pisti_core.bots import pisti_end  # noqa: E402
-from pisti_core.cards import PTS  # noqa: E402
-
+# A plain recursive search as the oracle (on the device it would overflow the
+# 2 KB pystack), with the solve() that calls it.
 _BIG = 1000
 _CALLS = [0]
 

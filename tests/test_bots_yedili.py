@@ -27,13 +27,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from fairplay import shuffle_positions  # noqa: E402
-from pisti_core import yedili as Y  # noqa: E402
-from pisti_core.bots import yedili_bots, yedili_heur  # noqa: E402
-from pisti_core.cards import RANKS, SUITS, card_str  # noqa: E402
-from pisti_core.record import parse_deck  # noqa: E402
-from pisti_core.match import deal_deck  # noqa: E402
-from pisti_core.yedili import (  # noqa: E402
+from fairplay import shuffle_positions
+from pisti_core import yedili as Y
+from pisti_core.bots import yedili_bots, yedili_heur
+from pisti_core.cards import RANKS, SUITS, card_str
+from pisti_core.record import parse_deck
+from pisti_core.match import deal_deck
+from pisti_core.yedili import (
     AGAIN, DRAW, DRAWN, JACK_BASE, MUAMELE, NORMAL, OPENING, PASS, PICK, YediliHand)
 
 NAMES = ("random", "greedy", "acemi", "kalfa", "usta")
@@ -158,7 +158,7 @@ def test_every_bot_plays_only_legal_actions_to_the_end():
             names = [NAMES[(k + s) % 5] for s in range(players)]
             bots = [bot(nm, 100 * k + s) for s, nm in enumerate(names)]
 
-            def visit(st, obs, a):
+            def visit(st, obs, a, names=names):
                 assert a in obs.legal()  # also st.apply checks it
                 seen.add((names[st.turn], st.phase))
 
@@ -396,7 +396,7 @@ def test_T5_no_decision_changes_when_the_unseen_cards_are_dealt_anew():
             names = [NAMES[(k + s) % 5] for s in range(players)]
             bots = [bot(nm, 40 * k + s) for s, nm in enumerate(names)]
 
-            def visit(st, obs, a):
+            def visit(st, obs, a, players=players):
                 nonlocal positions, changed
                 if st.phase == MUAMELE:
                     return
@@ -519,7 +519,7 @@ def main(level, seed):
 # The smallest heap these matches run in (`python tests/test_bots_yedili.py heap`,
 # seeds 1-3, 64-bit unix port, .mpy with relative source names so that the
 # figure does not depend on where the clone lives) is 39K with random or
-# greedy in every seat and 40K with usta: the cap, with no margin.
+# greedy in every seat and 40K with usta: the cap, with no margin.
 MPY_HEAP = "40K"
 
 

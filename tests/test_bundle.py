@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""``python tools/deploy.py --zip OUTDIR`` (issue 19, item 5): a Project Bundle
+"""``python tools/deploy.py --zip OUTDIR``: a Project Bundle
 zip for each board profile and CircuitPython version, for makers without
 Python. Each zip is unpacked onto a fake drive folder as the README's
 "Without Python" says; the drive must hold exactly what deploy puts on a
@@ -118,7 +118,8 @@ def test_the_readme_gives_the_bundles_size(bundles):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     said = re.search(r"\(version ([\d.]+): (\d+) files, (\d+) KB;", readme)
     assert said and said.groups() == (VERSION,) + got.groups(), (
-        "README.md says %r; deploy --zip: version %s, %s files, %s KB" % (said and said.group(0), VERSION, *got.groups()))
+        "README.md says %r; deploy --zip: version %s, %s files, %s KB"
+        % (said and said.group(0), VERSION, *got.groups()))
 
 
 @pytest.mark.parametrize("profile, major", CASES)
@@ -165,7 +166,7 @@ def static_imports(drive):
         parts = parts[1:] if parts[0] == "lib" else parts
         package = parts[:-1]  # __init__.py: its folder is the package too
 
-        def visit(node, optional):
+        def visit(node, optional, rel=rel, package=package):
             for child in ast.iter_child_nodes(node):
                 inner = optional or (isinstance(node, ast.Try) and child in node.body
                                      and any(_catches_import_error(h) for h in node.handlers))
@@ -220,7 +221,7 @@ class ImportRecorder(importlib.abc.MetaPathFinder):
         self.seen = {}  # module -> (importing file on the drive, the module's file or None)
 
     def find_spec(self, fullname, path=None, target=None):
-        frame = sys._getframe(1)  # pylint: disable=protected-access
+        frame = sys._getframe(1)
         while frame is not None and frame.f_code.co_filename.startswith("<frozen"):
             frame = frame.f_back
         if frame is None or not frame.f_code.co_filename.startswith(self.drive) or fullname in self.seen:

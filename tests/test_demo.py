@@ -1,18 +1,16 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The demo that plays itself (issue 19, item 3): "Watch" in the main menu,
+"""The demo that plays itself: "Watch" in the main menu,
 or 30 s without a key there. Bots take every seat and play whole matches,
 the modes in turn (Pişti 2p, Pis Yedili 3p, Pişti 4p, Pis Yedili 4p), with
 a DEMO banner and the hand's events on the message line. It is never
 recorded (T-1: not even as practice; the saves are untouched, T-6), any key
 ends it and does nothing else, and after its first minutes screen sleep
-applies (item 1). ``--status`` says ``demo`` (item 8)."""
+applies. ``--status`` says ``demo``."""
 
 import shutil
 
 import pytest
-
-from test_app_boot import Device, device  # noqa: F401  pylint: disable=unused-import
 
 from test_screen_sleep import DIM, FULL, run_sim
 

@@ -286,7 +286,7 @@ def test_deploy_keeps_user_files_and_adds_missing_settings(drive, project, capsy
     parsed = tomllib.loads(settings.decode())
     assert parsed["PISTI_DISPLAY_ROTATION"] == 180 and parsed["CIRCUITPY_WIFI_SSID"] == "home"
     assert parsed["PISTI_I2C_SDA"] == "GP4" and parsed["PISTI_BUZZER"] == "GP16"
-    assert "settings.toml: 14 keys added" in out  # (PISTI_BATTERY, issue 19)
+    assert "settings.toml: 14 keys added" in out  # (PISTI_BATTERY among them)
 
 
 def test_second_deploy_changes_nothing(drive, project, capsys):
@@ -323,7 +323,7 @@ def test_modules_go_minified_unless_asked_not_to(drive, project, capsys, monkeyp
     text = (drive / "lib" / "app" / "screens.py").read_text()
     assert "total_so_far" not in text and "How many" not in text and "def count(screens_wanted)" in text
     ns = {}
-    exec(compile(text, "screens.py", "exec"), ns)  # pylint: disable=exec-used
+    exec(compile(text, "screens.py", "exec"), ns)
     assert ns["count"](screens_wanted=4) == 8  # keyword names kept
     assert (drive / "code.py").read_bytes() == (project / "code.py").read_bytes()
     status, out, err = run(capsys, "--to", drive, "--source", project, "--no-libs", "--no-minify")
@@ -349,7 +349,7 @@ def test_private_constants_are_folded_into_their_uses():
     assert "_A" not in out and "_B" not in out and "_C = const(1)" in out and "_D = const(len" in out
     assert "return 3 + 11 + PUBLIC + _D" in out and "PUBLIC = const(7)" in out
     ns = {"const": lambda v: v}
-    exec(compile(out.replace("from micropython import const\n", ""), "m.py", "exec"), ns)  # pylint: disable=exec-used
+    exec(compile(out.replace("from micropython import const\n", ""), "m.py", "exec"), ns)
     assert ns["f"](5) == 3 + 11 + 7 + 2 and ns["_C"] == 5
     assert shrink.fold_private_consts("X = 1\n") == "X = 1\n"  # nothing to fold: the text as it was
 
@@ -362,7 +362,7 @@ def _import_shrunk(tmp_path, texts, names):
         out.write_text(shrink.minify(text, rel, names))
     sys.path.insert(0, str(tmp_path))
     try:
-        import shrunkpkg.user  # noqa: F401  pylint: disable=import-outside-toplevel,import-error
+        import shrunkpkg.user  # noqa: F401 (the import runs the minified modules)
         return sys.modules["shrunkpkg.user"]
     finally:
         sys.path.remove(str(tmp_path))
@@ -405,7 +405,7 @@ def test_the_game_deploys_with_its_private_names_short_and_none_a_reader_uses():
     or by what runs beside the modules on the gauge and the web page."""
     names = shrink.project_names(ROOT)
     assert len(names) > 100
-    words, _ = shrink._words(ROOT)  # pylint: disable=protected-access
+    words, _ = shrink._words(ROOT)
     assert not set(names) & words
     assert "_want_next" in names and "_grid" not in names  # (gfx reads "_grid" with getattr)
 
@@ -438,7 +438,8 @@ def test_interrupted_deploy_leftovers_and_edits_on_the_board(drive, project, cap
     assert status == 0, err
     assert not list(drive.rglob(deploy.TMP_PREFIX + "*"))
     assert "pisti_core/rules.py was edited on the board" in err
-    assert (drive / "pisti_core" / "rules.py").read_bytes() == placed("pisti_core/rules.py", project / "pisti_core" / "rules.py")
+    assert (drive / "pisti_core" / "rules.py").read_bytes() == placed("pisti_core/rules.py",
+                                                                      project / "pisti_core" / "rules.py")
     assert "1 copied, 6 unchanged" in out
 
 
@@ -573,7 +574,8 @@ def three_libs(tmp_path):
 
 
 BUNDLE_SOURCES = {
-    "lib/adafruit_display_text/__init__.mpy": "from displayio import Group\ntry:\n    import typing\nexcept ImportError:\n    pass\n",
+    "lib/adafruit_display_text/__init__.mpy":
+        "from displayio import Group\ntry:\n    import typing\nexcept ImportError:\n    pass\n",
     "lib/adafruit_display_text/label.mpy": "import adafruit_ticks\nfrom adafruit_display_text import LabelBase\n",
     "lib/adafruit_bitmap_font/__init__.mpy": "",
     "lib/adafruit_bitmap_font/pcf.mpy": "from fontio import Glyph\nfrom .glyph_cache import GlyphCache\n",
@@ -1292,7 +1294,8 @@ def test_before_any_setup_the_fix_is_the_projects_setup(drive, project, tmp_path
     monkeypatch.setattr(deploy, "PINS", pins)
     venv = tmp_path / "no-venv"
     monkeypatch.setattr(deploy, "VENV", venv)
-    setup = f"Fix: bash tools/setup.sh --deploy (it makes {venv} with the pinned packages), which needs the network once"
+    setup = (f"Fix: bash tools/setup.sh --deploy (it makes {venv} with the pinned packages), "
+             "which needs the network once")
     (project / "lib" / "pisti_app").mkdir(parents=True, exist_ok=True)
     (project / "lib" / "pisti_app" / "__init__.py").write_text('__version__ = "0.1.0"\n')
     zips = tmp_path / "zips"

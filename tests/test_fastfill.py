@@ -13,13 +13,13 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from tools import shims  # noqa: F401  (Blinka in its OS-agnostic mode before displayio)
+from tools import shims  # (Blinka in its OS-agnostic mode before displayio)
 from tools.shims import fastfill
 
-import displayio  # pylint: disable=wrong-import-order
-from displayio import _tilegrid  # pylint: disable=wrong-import-order
-from displayio._area import Area  # pylint: disable=wrong-import-order
-from displayio._structs import ColorspaceStruct  # pylint: disable=wrong-import-order
+import displayio
+from displayio import _tilegrid
+from displayio._area import Area
+from displayio._structs import ColorspaceStruct
 
 pytestmark = pytest.mark.skipif(fastfill.np is None, reason="numpy is in tools/requirements.txt")
 
@@ -64,21 +64,21 @@ def _fill(fill, scene, calls=None):
     if calls is not None:
         inner = fill
 
-        def fill(*args):  # pylint: disable=function-redefined
+        def fill(*args):
             calls.append(1)
             return inner(*args)
 
     words = memoryview(bytearray(array.array("I", mask).tobytes())).cast("I")
     out = memoryview(bytearray(array.array("I", buffer).tobytes())).cast("I")
-    _tilegrid._fill_pixels_packed = fill  # pylint: disable=protected-access
+    _tilegrid._fill_pixels_packed = fill
     try:
-        covered = grid._fill_area(space, area, words, out)  # pylint: disable=protected-access
+        covered = grid._fill_area(space, area, words, out)
     finally:
-        _tilegrid._fill_pixels_packed = BLINKA  # pylint: disable=protected-access
+        _tilegrid._fill_pixels_packed = BLINKA
     return covered, bytes(words.cast("B")), bytes(out.cast("B"))
 
 
-BLINKA = _tilegrid._fill_pixels_packed  # pylint: disable=protected-access
+BLINKA = _tilegrid._fill_pixels_packed
 
 
 @settings(max_examples=200, deadline=None)
@@ -93,5 +93,5 @@ def test_the_vectorised_fill_draws_what_blinka_draws(scene):
 
 def test_the_rig_puts_it_in_place_and_takes_it_back():
     with shims.install("pico") as _rig:
-        assert _tilegrid._fill_pixels_packed is fastfill.fill_pixels_packed  # pylint: disable=protected-access
-    assert _tilegrid._fill_pixels_packed is BLINKA  # pylint: disable=protected-access
+        assert _tilegrid._fill_pixels_packed is fastfill.fill_pixels_packed
+    assert _tilegrid._fill_pixels_packed is BLINKA

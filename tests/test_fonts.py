@@ -3,7 +3,7 @@
 """The committed fonts (assets/fonts), lib/fonts.py and tools/make_fonts.py.
 
 The character sets are written out here on purpose, not imported from the
-tool: they are what the screens were promised.
+tool: they are what the screens are promised.
 """
 
 import os
@@ -103,7 +103,7 @@ def test_sample_label_draws_every_character(font_case):
     text = label.Label(font, text=sample, color=0xFFFFFF)
     grids = tilegrids(text)
     assert len(grids) == len(sample), name  # one per character, spaces too
-    for ch, grid in zip(sample, grids):
+    for ch, grid in zip(sample, grids, strict=True):
         assert (ink(grid.bitmap) > 0) == (ch != " "), (name, ch)
 
 
@@ -271,7 +271,7 @@ def _gaps(sheet, left, mid, right):
 
 
 def test_small_r_sits_evenly_between_its_neighbours():
-    """Issue 13: "Ayarlar" read "Ayar lar" in the small font (title bars,
+    """"Ayarlar" must not read "Ayar lar" in the small font (title bars,
     the message line): 5x8's 'r' stands in the cell's first column with
     nothing under its arm, so it leans on the letter before it and leaves
     a hole before a centred 'l'. The drawn 'r' (tools/make_fonts.py) has

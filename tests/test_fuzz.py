@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Button-mash fuzzing of the firmware (issue 12): tools/fuzz.py.
+"""Button-mash fuzzing of the firmware: tools/fuzz.py.
 
 The CI run presses 20,000 buttons over both profiles (six buttons 128x64,
 three buttons 128x32) with no fault, in parts that run side by side; a broken invariant planted in the rules
@@ -153,7 +153,7 @@ def test_a_broken_invariant_is_a_fault_that_reproduces(monkeypatch, tmp_path):
     assert out2.getvalue().split("FAULT: ")[1].split("\n")[0] == saved["fault"]
     # the printed tools/sim.py lines, in order on one nvm, end in the broken state
     lines = text.split("the same keys in the simulator (one nvm file, in order):\n")[1].strip().splitlines()
-    assert lines[0] == "rm -f fuzz.nvm" and all(l.startswith("python tools/sim.py --headless") for l in lines[1:])
+    assert lines[0] == "rm -f fuzz.nvm" and all(ln.startswith("python tools/sim.py --headless") for ln in lines[1:])
     nvm = str(tmp_path / "fuzz.nvm")
     status = None
     for line in lines[1:]:

@@ -25,7 +25,7 @@ def test_the_scene_list():
     captions = [s.caption for s in CAPTIONED]
     assert len(captions) == len(set(captions))
     assert all(s.profile in g.SIZES and s.expect.get("screen") for s in g.SCENES + (g.HAND,))
-    # what the issue asks to show: menus, both tables, the 7 and the Jack, the ends,
+    # what the gallery must show: menus, both tables, the 7 and the Jack, the ends,
     # rankings, rules, Turkish screens and the 128x32 layouts
     shown = {(s.profile, s.expect["screen"]) for s in CAPTIONED}
     for screen in ("splash", "menu", "new_game", "table", "hand_end", "match_end", "rankings", "rules"):
@@ -72,7 +72,7 @@ def test_the_hand_gif_is_a_fresh_run():
     assert len(frames) >= 48
     assert all(ms >= g.MIN_MS for _, ms in frames) and frames[-1][1] == g.LAST_MS
     assert sum(1 for _, ms in frames if ms >= 800) >= 48  # a move stays up for the bot delay
-    assert all(a != b for (a, _), (b, _) in zip(frames, frames[1:]))  # only frames that change
+    assert all(a != b for (a, _), (b, _) in zip(frames, frames[1:], strict=False))  # only frames that change
     end = g.BY_NAME["pisti_hand_end"]
     assert end.args == g.HAND.args and g.differs(end, Image.frombytes("L", g.SIZES["pico"], frames[-1][0])) is None
     with Image.open(g.HAND_PATH) as gif:

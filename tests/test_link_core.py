@@ -526,8 +526,8 @@ def test_L10_a_rated_link_match_gives_each_person_their_own_result():
 def test_L8_a_goodbye_after_the_match_end_ends_nothing_but_one_before_it_does():
     """The console that leaves the match end first says goodbye; the other,
     its match over too, stays over (it then frees its link before its own
-    match end screen: an emulated host kept ~19 KB of link code there
-    because the goodbye had failed its link)."""
+    match end screen: a goodbye that failed its link would keep ~19 KB of
+    link code there)."""
     clock, cable, h, g = pair(pisti2(False), seed=12)
     rng = random.Random(12)
     assert run(clock, (h, g), lambda: h.phase == G.PLAY and g.phase == G.PLAY, 60000)
@@ -649,7 +649,9 @@ def test_L4_a_hands_last_play_goes_on_the_cable_before_the_code_between_hands_lo
     c = last[0]
     other = g if c is h else h
     assert c.phase == G.DEAL and c.due is not None and c.hands_done == 1  # its deal waits
-    loaded = lambda: "pisti_core.linkrx" in sys.modules or hasattr(pisti_core, "linkrx")  # noqa: E731
+    def loaded():
+        return "pisti_core.linkrx" in sys.modules or hasattr(pisti_core, "linkrx")
+
     assert not loaded()
     c.poll(clock.t)  # the same tick: the action goes on the cable, still no deal
     assert c.chan.out[1] == G.ACTION and c.due is not None and not loaded()

@@ -5,13 +5,16 @@ table of their own next to the bots' (T-2's points), and shown with the
 rankings; the host's move timer (T-3) runs for each person and shows on
 both consoles; the other console leaving ends the game here."""
 
+import pytest
+
 from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from pisti_core.table import Ranking
 from tools.shims import uart
 from tools.shims.uart import Cable
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_table_modes import quick_gc  # noqa: F401  pylint: disable=unused-import
+
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 
@@ -61,7 +64,7 @@ def _join(d, setup):
     return cable, host
 
 
-def test_L10_the_move_timer_is_the_hosts_and_runs_for_the_other_person_too(device, quick_gc):  # noqa: F811
+def test_L10_the_move_timer_is_the_hosts_and_runs_for_the_other_person_too(device):
     """The guest console, rated: its clock is the host's 45 s (not its own
     setting); while the host's person is to move it shows that person's
     countdown too, which stops at 0 without timing this console out."""
@@ -94,7 +97,7 @@ def test_L10_the_move_timer_is_the_hosts_and_runs_for_the_other_person_too(devic
     assert st["screen"] == "table" and st["timer"] == 0 and app.link is not None, st
 
 
-def test_L10_the_other_console_leaving_ends_a_rated_game_with_nothing_recorded_here(device, quick_gc):  # noqa: F811
+def test_L10_the_other_console_leaving_ends_a_rated_game_with_nothing_recorded_here(device):
     d = device()
     setup = P.Setup("pisti", 2, 101, True, 1, [None, None])
     cable, host = _join(d, setup)
@@ -110,7 +113,7 @@ def test_L10_the_other_console_leaving_ends_a_rated_game_with_nothing_recorded_h
     assert st["rankings"] == {}  # the one who left pays (T-4), not this console
 
 
-def test_L10_a_rated_link_game_left_is_ranked_against_a_person_and_shown_so(device, quick_gc):  # noqa: F811
+def test_L10_a_rated_link_game_left_is_ranked_against_a_person_and_shown_so(device):
     d = device()
     setup = P.Setup("pisti", 2, 101, True, 1, [None, None])
     _join(d, setup)

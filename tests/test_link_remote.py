@@ -14,8 +14,9 @@ from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from pisti_core.match import Match, new_hand
 from tools.shims.uart import Cable
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_table_modes import quick_gc  # noqa: F401  pylint: disable=unused-import
+
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 
@@ -30,7 +31,7 @@ class FakeBusio:
     made = []
 
     @staticmethod
-    def UART(tx, rx, **kw):  # pylint: disable=invalid-name
+    def UART(tx, rx, **kw):
         FakeBusio.made.append((tx, rx, kw))
         return "uart"
 
@@ -126,7 +127,7 @@ def _first_refreshes(d, table, seen):
     return refreshes
 
 
-def test_L4_pis_yedili_the_others_play_is_refreshed_before_this_seats_row(device, quick_gc):  # noqa: F811
+def test_L4_pis_yedili_the_others_play_is_refreshed_before_this_seats_row(device):
     """The same on a Pis Yedili 2p link table: the refresh that shows the
     other console's play (the top card, the badges) comes before this
     seat's row, the message line, the stock and the action button are
@@ -198,7 +199,7 @@ def test_L9_a_resync_that_leaves_the_game_as_it_is_looks_once_and_keeps_no_code(
     assert forgotten == ["pisti_app.linkends"]
 
 
-def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(device, quick_gc):  # noqa: F811
+def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(device):
     """The real app at the table, host of a Pişti 2p practice hand: seat 1
     is the remote seat (``app.seat_bot``); the guest is a console whose
     person plays random cards. Both finish the hand with the same record."""
@@ -206,7 +207,9 @@ def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(dev
     from pisti_app.session import GameSession
     d = device()
     d.first_frame()
-    clock = lambda: d.rig.clock.ticks_ms()  # noqa: E731  # wraps at 2**29, 65 s after boot
+    def clock():  # wraps at 2**29, 65 s after boot
+        return d.rig.clock.ticks_ms()
+
     cable = Cable(lambda: d.rig.clock.now_ms, loss=0.01, seed=3)
     s = P.Setup("pisti", 2, 101, False, 1, [None, None])
     host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", clock(), s, LEVELS))
@@ -254,7 +257,7 @@ def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(dev
     assert host.lock.hands_done == 1 and guest.hands_done == 1
 
 
-def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, quick_gc, monkeypatch):  # noqa: F811
+def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, monkeypatch):
     """The real app hosts a Pişti 2p link match to its end: after each hand
     the app waits for the link's deal (L-3) -- it never deals by itself --
     and both consoles finish the match with the same hands and totals. On
@@ -265,7 +268,9 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, quick_gc, 
     forgotten = []
     monkeypatch.setattr(type(d.app), "forget", staticmethod(lambda *names: forgotten.extend(names)))
     d.first_frame()
-    clock = lambda: d.rig.clock.ticks_ms()  # noqa: E731
+    def clock():
+        return d.rig.clock.ticks_ms()
+
     cable = Cable(lambda: d.rig.clock.now_ms, loss=0.01, seed=4)
     s = P.Setup("pisti", 2, 101, False, 1, [None, None])
     host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", clock(), s, LEVELS))
@@ -325,7 +330,7 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, quick_gc, 
     assert list(m.totals) == list(reversed(guest.match.totals))  # the guest counts from its own seat
 
 
-def test_L2_link_play_from_the_main_menu_host_and_join(device, quick_gc):  # noqa: F811
+def test_L2_link_play_from_the_main_menu_host_and_join(device):
     """Main menu > Link play > Host: the app offers the New game rows' game
     on the cable (busio.UART, the shim's end) and sits down at the link's
     first deal once the guest joins; Join shows the offer (A joins, B
@@ -360,7 +365,7 @@ def test_L2_link_play_from_the_main_menu_host_and_join(device, quick_gc):  # noq
     assert d.app.status()["screen"] == "menu" and d.app.link is None and not d.app.outside_bots
 
 
-def test_L2_join_shows_the_offer_and_b_declines(device, quick_gc):  # noqa: F811
+def test_L2_join_shows_the_offer_and_b_declines(device):
     from tools.shims import uart
     d = device()
     d.first_frame()
@@ -387,7 +392,7 @@ def test_L2_join_shows_the_offer_and_b_declines(device, quick_gc):  # noqa: F811
     assert host.phase == G.DECLINED and d.app.status()["screen"] == "menu" and d.app.link is None
 
 
-def test_L7_a_silent_link_shows_the_countdown_and_play_goes_on_at_the_same_ply(device, quick_gc):  # noqa: F811
+def test_L7_a_silent_link_shows_the_countdown_and_play_goes_on_at_the_same_ply(device):
     """The cable pulled in a link hand: after L-7's 2 s the table says the
     other console is missing with L-8's countdown (2:5x); plugged back, the
     hand goes on from the same ply."""
@@ -435,7 +440,7 @@ def test_L7_a_silent_link_shows_the_countdown_and_play_goes_on_at_the_same_ply(d
     assert st["screen"] != "table" or st["ply"] >= ply + 4, st
     assert bytes(guest.match.hand.actions[0:ply]) == bytes(d.app.session.hand.actions[0:ply])
     # The countdown gone, the link keeps no screen: a table closed at its hand's end is freed
-    # (an emulated Pico kept a closed Pişti table, ~9 KB, for the rest of the match).
+    # (else a closed Pişti table, ~9 KB, would stay for the rest of the match).
     import gc
     import weakref
     table = weakref.ref(d.app.stack[0])
@@ -480,7 +485,7 @@ def _link_hand(d, cable, guest, rated):
 
 
 @pytest.mark.parametrize("rated", [True, False])
-def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(device, quick_gc, rated):  # noqa: F811
+def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(device, rated):
     """L-8: a cut of 2:55 (plugged back) changes nothing; a cut of over 3:00
     ends the link game: rated, this console records T-4's leaving (the first
     hand: a loss, -1) and says so; practice, a bot is offered for the seat.
@@ -549,8 +554,8 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
 def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_out():
     # the guest's person ends the hand while its link waits for a record
     # (L-9): the app's hand is scored and gone, and once the link is back
-    # in play at that ply the action is sent from the ended hand (it never
-    # was: both consoles waited, wedged)
+    # in play at that ply the action is sent from the ended hand (else
+    # both consoles would wait, wedged)
     from pisti_app.remote import LinkPlay
     from pisti_app.session import GameSession
 
@@ -571,12 +576,13 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
 
     for seed in range(10):
         clock = [0]
-        cable = Cable(lambda: clock[0], seed=seed)
+        cable = Cable(lambda clock=clock: clock[0], seed=seed)
         rng = random.Random(seed)
         s = P.Setup("pisti", 2, 101, False, 1, [None, None])
-        host = G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS, lambda n: bytes(rng.randrange(256) for _ in range(n)))
+        host = G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS,
+                          lambda n, rng=rng: bytes(rng.randrange(256) for _ in range(n)))
         guest = LinkPlay(G.Lockstep(cable.b, P.GUEST, "t", 0, None, LEVELS,
-                                    lambda n: bytes(rng.randrange(256) for _ in range(n))))
+                                    lambda n, rng=rng: bytes(rng.randrange(256) for _ in range(n))))
         app = App()
         app.session = None
         for _ in range(60000):
@@ -607,7 +613,7 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
             break
     else:
         raise AssertionError("no seed gives the guest the hand's last action")
-    guest.lock._need(False)  # the link waits for the host's record (as after a power cut, L-9)  # noqa: SLF001
+    guest.lock._need(False)  # the link waits for the host's record (as after a power cut, L-9)
     sess.hand.play(sess.hand.legal()[0])  # the person ends the hand: App.hand_over
     guest.tick(clock[0], sess.hand, b"", False)
     sess.end_hand()
@@ -622,7 +628,7 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
 
 
 def test_L4_a_persons_play_is_on_the_cable_before_the_table_draws_it_and_the_others_shows_at_once(
-        device, quick_gc):  # noqa: F811
+        device):
     """L-4 on the real app (the host, Pişti 2p): the person's action is
     saved and sent before this console draws it, and the other person's
     action, once it comes, shows at once: the pause that keeps one's own
@@ -668,7 +674,7 @@ def test_L4_a_persons_play_is_on_the_cable_before_the_table_draws_it_and_the_oth
 
 
 def test_L4_the_others_play_is_refreshed_first_and_the_rest_of_the_table_a_tick_later(
-        device, quick_gc):  # noqa: F811
+        device):
     """L-4 on the real app (the host, Pişti 2p): when the other console's
     play comes, the refresh that shows it carries only what the play changes
     in the middle of the table (the pile, the badges); the message line
@@ -736,7 +742,7 @@ def test_L4_the_others_play_is_refreshed_first_and_the_rest_of_the_table_a_tick_
 
 
 def test_L4_a_toast_of_the_others_play_comes_with_the_rest_of_the_table_not_before_the_play(
-        device, quick_gc):  # noqa: F811
+        device):
     """A toast that the other console's play pops (a pişti's big one takes
     a refresh of its own to draw) is not in the refresh that shows the play:
     it shows at the next tick, with the rest of the table. A toast of this
@@ -804,7 +810,7 @@ def test_L4_a_toast_of_the_others_play_comes_with_the_rest_of_the_table_not_befo
     assert len(refreshes) >= 4 and all(refreshes), refreshes  # the play's own refresh: no toast
 
 
-def test_L4_pisti_4p_each_persons_play_goes_ahead_of_the_hosts_bots_replies(device, quick_gc):  # noqa: F811
+def test_L4_pisti_4p_each_persons_play_goes_ahead_of_the_hosts_bots_replies(device):
     """The host's bots reply to its person's play, but the other console
     gets that play first: it is saved and sent before they choose. And the
     other console's person's play shows on the host before its bots choose
@@ -864,8 +870,8 @@ def _console_on(d, end):
 
 @pytest.mark.parametrize("game,players,guest_seat,board", [("pisti", 2, 1, False), ("yedili", 4, 2, False),
                                                             ("pisti", 2, 1, True)])
-def test_L9_a_console_without_the_game_joins_a_host_mid_game_and_takes_the_seat(device, quick_gc, monkeypatch, game,
-                                                                               players, guest_seat, board):  # noqa: F811
+def test_L9_a_console_without_the_game_joins_a_host_mid_game_and_takes_the_seat(device, monkeypatch, game,
+                                                                               players, guest_seat, board):
     """Link play > Join on a console that holds no copy of the game the host
     waits in (a wiped drive, another console): the offer says the game is
     under way, A takes the seat from the host's record, and the table shows
@@ -926,7 +932,7 @@ def test_L9_a_console_without_the_game_joins_a_host_mid_game_and_takes_the_seat(
     assert d.app.saves.kept() is not None  # kept as any link game (L-9)
 
 
-def test_L9_a_host_without_the_game_offering_another_one_is_told_the_guest_is_in_a_game(device, quick_gc):  # noqa: F811
+def test_L9_a_host_without_the_game_offering_another_one_is_told_the_guest_is_in_a_game(device):
     setup = P.Setup("pisti", 2, 101, False, 1, [None, None])
     _, g0 = _saved_link_game(setup)
     d = device()

@@ -8,13 +8,16 @@ catching up from the other's record."""
 
 import random
 
+import pytest
+
 from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from tools.shims import uart
 from tools.shims.nvm import FlashNvm
 from tools.shims.uart import Cable
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_table_modes import quick_gc  # noqa: F401  pylint: disable=unused-import
+
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 
@@ -84,7 +87,7 @@ def _continue(r):
     r.until(lambda st: st["screen"] != "menu", 100)
 
 
-def test_L9_a_power_cut_on_the_host_the_link_game_goes_on_at_the_same_ply(device, quick_gc):  # noqa: F811
+def test_L9_a_power_cut_on_the_host_the_link_game_goes_on_at_the_same_ply(device):
     r = Rig(device, FlashNvm())
     st = r.until(lambda st: st["screen"] == "table" and st["ply"] >= 3, person=True)
     r.until(lambda st: r.guest.chan.idle() and not st["holding"] and not st["queued"], 500, guest_plays=False)
@@ -107,7 +110,7 @@ def test_L9_a_power_cut_on_the_host_the_link_game_goes_on_at_the_same_ply(device
     assert r.d.app.link.status(r.d.app.now) == "ok"
 
 
-def test_L9_the_console_whose_save_is_behind_catches_up_from_the_other(device, quick_gc):  # noqa: F811
+def test_L9_the_console_whose_save_is_behind_catches_up_from_the_other(device):
     """The app's flash lags one action of the other console behind (the cut
     fell before that action was saved): after the boot its link takes the
     guest's longer record and the remote seat gives that action again."""
@@ -129,7 +132,7 @@ def test_L9_the_console_whose_save_is_behind_catches_up_from_the_other(device, q
     assert app.link.lock.repairs >= 1  # it asked for the other's record
 
 
-def test_L9_a_link_game_saved_keeps_its_link_and_a_garbled_one_is_refused(device, quick_gc):  # noqa: F811
+def test_L9_a_link_game_saved_keeps_its_link_and_a_garbled_one_is_refused(device):
     """The save of a link game names its link (flag bit 2, role, the guest's
     seat, the timer, L-3's key); a header whose link bytes name no seat
     does not replay (dropped with a notice, never a traceback)."""
@@ -156,7 +159,7 @@ def test_L9_a_link_game_saved_keeps_its_link_and_a_garbled_one_is_refused(device
     assert GameSession.restore(s.header(), b"").linked is False
 
 
-def test_L9_continue_with_no_cable_to_open_says_why_and_keeps_the_game(device, quick_gc):  # noqa: F811
+def test_L9_continue_with_no_cable_to_open_says_why_and_keeps_the_game(device):
     """After the boot the link's pins are set wrong: Continue names the
     setting, nothing saved is touched, the game stays to Continue."""
     r = Rig(device, FlashNvm())
@@ -176,7 +179,7 @@ def test_L9_continue_with_no_cable_to_open_says_why_and_keeps_the_game(device, q
     assert st["screen"] == "menu" and st["menu"][0] == "continue", st
 
 
-def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, quick_gc, monkeypatch):  # noqa: F811
+def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, monkeypatch):
     """On CircuitPython (pisti_app.restarts) the first deal is saved and the
     console restarts into it (run(): supervisor.reload(), then boot(resume)):
     the table on a fresh heap. The other console sees a power cut's silence;
@@ -205,11 +208,11 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, quick_
     assert app.saves.kept(app.below, app.rankings.stamp).linked  # the first deal is saved, with its link
     r.power_cut()  # supervisor.reload(): the UART closed, code.py again ...
     r.d.app.resume_kept()  # ... and boot(resume=True) goes straight back into the game
-    st = r.until(lambda st: st["screen"] == "table", 500)
+    r.until(lambda st: st["screen"] == "table", 500)
     h = r.d.app.session.hand
     assert r.d.app.link is not None and not r.d.app.restart
     assert len(h.actions) == 0 and bytes(h.deck) == bytes(r.guest.match.hand.deck)  # L-3: the link's deal
-    st = r.until(lambda st: st["screen"] != "table" or st["ply"] >= 6, person=True)
+    r.until(lambda st: st["screen"] != "table" or st["ply"] >= 6, person=True)
     r.until(lambda st: r.guest.chan.idle() and r.d.app.link.lock.chan.idle(), 500, guest_plays=False)
     n = len(r.d.app.session.hand.actions)
     assert n >= 6 and bytes(r.guest.match.hand.actions[0:n]) == bytes(r.d.app.session.hand.actions)
@@ -226,7 +229,7 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, quick_
     assert app.restart and app.stack
 
 
-def test_the_main_menu_restarts_only_after_a_link_game_on_the_board(device, quick_gc, monkeypatch):  # noqa: F811
+def test_the_main_menu_restarts_only_after_a_link_game_on_the_board(device, monkeypatch):
     import pisti_app
     d = device()
     d.first_frame()
@@ -244,7 +247,7 @@ def test_the_main_menu_restarts_only_after_a_link_game_on_the_board(device, quic
 def test_on_the_board_a_link_hands_end_compiles_the_statistics_and_forgets_them(monkeypatch):
     """A link game played in place keeps pisti_app.stats to the link's end;
     on the board (a restarted heap) each hand's end compiles it and forgets
-    it: 2.4 KB more at every link table."""
+    it, so no link table holds it (about 2.4 KB)."""
     import pisti_app
     from pisti_app import games, stats
     calls = []

@@ -14,8 +14,9 @@ from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from tools.shims import uart
 from tools.shims.uart import Cable
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_table_modes import quick_gc  # noqa: F401  pylint: disable=unused-import
+
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 
@@ -65,7 +66,7 @@ def _saved(d):
     ("yedili", 3, ["game", "mode", "players", "seat1", "start"]),
     ("yedili", 4, ["game", "mode", "players", "seat1", "seat2", "start"]),
 ])
-def test_L2_the_host_screen_shows_the_game_it_offers(device, quick_gc, game, players, rows):  # noqa: F811
+def test_L2_the_host_screen_shows_the_game_it_offers(device, game, players, rows):
     """Its rows are the New game rows' values; a bot row for each seat that
     is neither person's (none in a 2-player game); the last row offers."""
     d = device()
@@ -82,7 +83,7 @@ def test_L2_the_host_screen_shows_the_game_it_offers(device, quick_gc, game, pla
     assert st["footer"] == "\u25c0\u25b6 change A offer B back"
 
 
-def test_L2_the_host_screen_changes_the_offer_and_the_prefs_keep_it(device, quick_gc):  # noqa: F811
+def test_L2_the_host_screen_changes_the_offer_and_the_prefs_keep_it(device):
     """Pis Yedili set on the Host screen itself (not in New game first) is
     what the other console is offered, and what New game and the next Host
     screen show: the prefs, saved."""
@@ -102,7 +103,7 @@ def test_L2_the_host_screen_changes_the_offer_and_the_prefs_keep_it(device, quic
     assert (p["game"], p["players"], p["seats"][0]) == ("yedili", 3, "usta")
 
 
-def test_L2_b_on_the_host_screen_goes_back_keeping_its_changes(device, quick_gc):  # noqa: F811
+def test_L2_b_on_the_host_screen_goes_back_keeping_its_changes(device):
     d = device()
     _host_screen(d, game="pisti", players=2, rated=False)
     d.menu_to("mode")
@@ -118,7 +119,7 @@ def test_L2_b_on_the_host_screen_goes_back_keeping_its_changes(device, quick_gc)
 
 
 @pytest.mark.parametrize("choice", ["partners", "opponents"])
-def test_L2_hosting_pisti_4p_the_people_sit_as_partners_or_opponents(device, quick_gc, choice):  # noqa: F811
+def test_L2_hosting_pisti_4p_the_people_sit_as_partners_or_opponents(device, choice):
     d = device()
     cable = Cable(lambda: d.rig.clock.now_ms)
     uart.plug(cable.a)
@@ -136,7 +137,7 @@ def test_L2_hosting_pisti_4p_the_people_sit_as_partners_or_opponents(device, qui
     assert _saved(d)["partners"] is (choice == "partners")  # remembered, as the New game rows are
 
 
-def test_L2_the_people_row_shows_the_remembered_choice_only_with_four_players(device, quick_gc):  # noqa: F811
+def test_L2_the_people_row_shows_the_remembered_choice_only_with_four_players(device):
     d = device()
     _host_screen(d, game="pisti", players=4, partners=False)
     assert _value(d, "link_seats") == "Opponents"
@@ -159,7 +160,7 @@ def test_settings_blobs_keep_the_link_seats_and_older_ones_read_as_partners():
 
 
 @pytest.mark.parametrize("gseat, words", [(2, "partners, against two bots"), (1, "opponents, each with a bot")])
-def test_L2_the_join_screen_shows_the_hosts_seats(device, quick_gc, gseat, words):  # noqa: F811
+def test_L2_the_join_screen_shows_the_hosts_seats(device, gseat, words):
     d = device()
     cable = Cable(lambda: d.rig.clock.now_ms)
     uart.plug(cable.b)
@@ -198,7 +199,7 @@ def _kept(device, rated):
 
 @pytest.mark.parametrize("rated", [True, False])
 def test_T4_L2_hosting_over_a_kept_game_asks_first_and_replaces_it_only_when_the_link_game_starts(
-        device, quick_gc, rated):  # noqa: F811
+        device, rated):
     d = _kept(device, rated)
     cable = Cable(lambda: d.rig.clock.now_ms)
     uart.plug(cable.a)
@@ -233,11 +234,12 @@ def test_T4_L2_hosting_over_a_kept_game_asks_first_and_replaces_it_only_when_the
     assert d.app.saves.kept().linked  # the save is the link game's now
 
 
-def test_L2_joining_over_a_kept_game_asks_first_and_a_decline_keeps_it(device, quick_gc):  # noqa: F811
+def test_L2_joining_over_a_kept_game_asks_first_and_a_decline_keeps_it(device):
     d = _kept(device, True)
     cable = Cable(lambda: d.rig.clock.now_ms)
     uart.plug(cable.b)
-    host = G.Lockstep(cable.a, P.HOST, "pisti", d.rig.clock.ticks_ms(), P.Setup("pisti", 2, 101, False, 1, [None, None]),
+    host = G.Lockstep(cable.a, P.HOST, "pisti", d.rig.clock.ticks_ms(),
+                      P.Setup("pisti", 2, 101, False, 1, [None, None]),
                       LEVELS)
     d.menu_to("link_play")
     d.press("A")

@@ -15,8 +15,9 @@ from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from tools.shims import uart
 from tools.shims.uart import Cable
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_table_modes import quick_gc  # noqa: F401  pylint: disable=unused-import
+
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 
@@ -47,7 +48,7 @@ def _host_game(d):
     return cable, guest, step
 
 
-def test_L7_the_countdown_shows_on_the_leave_question_too(device, quick_gc):  # noqa: F811
+def test_L7_the_countdown_shows_on_the_leave_question_too(device):
     """B in a link game asks whether to leave it (the full game menu is not
     compiled next to the link's code on a Pico): the countdown shows there,
     and B stays at the same table."""
@@ -68,7 +69,7 @@ def test_L7_the_countdown_shows_on_the_leave_question_too(device, quick_gc):  # 
     assert d.app.link.status(d.app.now) == "ok" and d.app.stack[-1].clock.text == ""
 
 
-def test_L8_a_practice_link_game_left_from_b_is_kept_and_the_other_console_hears_it(device, quick_gc):  # noqa: F811
+def test_L8_a_practice_link_game_left_from_b_is_kept_and_the_other_console_hears_it(device):
     d = device()
     cable, guest, step = _host_game(d)
     d.press("B")
@@ -79,7 +80,7 @@ def test_L8_a_practice_link_game_left_from_b_is_kept_and_the_other_console_hears
     assert guest.phase == G.FAILED and guest.error.key == "bye", guest.phase
 
 
-def test_L7_the_countdown_shows_on_the_hands_breakdown(device, quick_gc):  # noqa: F811
+def test_L7_the_countdown_shows_on_the_hands_breakdown(device):
     d = device()
     cable, guest, step = _host_game(d)
     rng = random.Random(4)
@@ -103,7 +104,7 @@ def test_L7_the_countdown_shows_on_the_hands_breakdown(device, quick_gc):  # noq
     assert d.app.status()["texts"][1] == right
 
 
-def test_host_waiting_long_says_what_is_missing_and_b_gives_up(device, quick_gc):  # noqa: F811
+def test_host_waiting_long_says_what_is_missing_and_b_gives_up(device):
     d = device()
     d.first_frame()
     d.press("A")
@@ -125,7 +126,7 @@ def test_host_waiting_long_says_what_is_missing_and_b_gives_up(device, quick_gc)
     assert st["screen"] == "menu" and d.app.link is None and st["menu"][0] != "continue"
 
 
-def test_host_waiting_for_the_answer_to_its_offer_says_so(device, quick_gc):  # noqa: F811
+def test_host_waiting_for_the_answer_to_its_offer_says_so(device):
     d = device()
     cable = Cable(lambda: d.rig.clock.now_ms)
     uart.plug(cable.a)
@@ -144,7 +145,7 @@ def test_host_waiting_for_the_answer_to_its_offer_says_so(device, quick_gc):  # 
     assert "join or decline" in " ".join(st["lines"])
 
 
-def test_join_on_a_line_of_noise_says_it_is_no_pisti_console(device, quick_gc):  # noqa: F811
+def test_join_on_a_line_of_noise_says_it_is_no_pisti_console(device):
     d = device()
     cable = Cable(lambda: d.rig.clock.now_ms)
     uart.plug(cable.b)
@@ -164,7 +165,7 @@ def test_join_on_a_line_of_noise_says_it_is_no_pisti_console(device, quick_gc): 
 
 @pytest.mark.parametrize("lang, row", [("en", "Link play > %s"), ("tr", "Kabloyla oyun > %s")])
 @pytest.mark.parametrize("role", ["link_host", "link_join"])
-def test_the_wait_says_in_players_words_what_to_choose_on_the_other_console(device, quick_gc, lang, row, role):  # noqa: F811
+def test_the_wait_says_in_players_words_what_to_choose_on_the_other_console(device, lang, row, role):
     """Hosting, the other console's player chooses Link play > Join; joining,
     Link play > Host: said in the menu's own words (no README, no UART),
     waiting and still waiting with nobody on the cable."""
@@ -188,7 +189,7 @@ def test_the_wait_says_in_players_words_what_to_choose_on_the_other_console(devi
     d.press("B")
 
 
-def test_the_link_tables_key_help_says_b_leaves_as_b_does(device, quick_gc):  # noqa: F811
+def test_the_link_tables_key_help_says_b_leaves_as_b_does(device):
     """At a link table B asks whether to leave the link game (not the game
     menu): the message line says "B leave" (against bots it keeps "B menu": test_app_keyhelp)."""
     d = device()
@@ -203,11 +204,12 @@ def test_the_link_tables_key_help_says_b_leaves_as_b_does(device, quick_gc):  # 
     assert st["message"] == "\u25c0\u25b6 choose A play B leave", st
     d.press("B")
     st = d.app.status()
-    assert st["screen"] == "confirm" and "Leave the link game?" in st["message"] and st["keys"] == "A leave   B stay", st
+    assert st["screen"] == "confirm" and "Leave the link game?" in st["message"], st
+    assert st["keys"] == "A leave   B stay", st
 
 
 @pytest.mark.parametrize("lang", ["en", "tr"])
-def test_L8_the_other_player_leaving_a_practice_game_offers_a_bot_or_the_end(device, quick_gc, lang):  # noqa: F811
+def test_L8_the_other_player_leaving_a_practice_game_offers_a_bot_or_the_end(device, lang):
     """The notice says the other player left and what A and B do (a bot
     takes their seat, or the game ends): not that the game has ended."""
     d = device(PISTI_LANG=lang)

@@ -1,10 +1,10 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The device app's heap budgets (issue 11) on the 32-bit gauge,
+"""The device app's heap budgets on the 32-bit gauge,
 ``tools/memgauge.py``: the whole app (code.py, lib/, pisti_core/, assets/,
 the device libraries as .mpy) in MicroPython's WebAssembly VM, played by
 its buttons through every mode against Usta, a rated match cut by a power
-cut and resumed, a language switch, the demo that plays itself (issue 19).
+cut and resumed, a language switch, the demo that plays itself.
 
 * at most 64 KB live at the main menu, at most 110 KB live anywhere in a match;
 * every mode completes a match;
@@ -29,7 +29,7 @@ from tools import memgauge
 # they share the module fixture's one long run.
 pytestmark = pytest.mark.xdist_group("memgauge")
 
-MENU_MAX = 65536  # B live at the main menu (issue 11: <= 64 KB in the gauge)
+MENU_MAX = 65536  # B live at the main menu (<= 64 KB in the gauge)
 MATCH_MAX = 112640  # B live anywhere in a match (<= 110 KB)
 DEVICE_HEAP = memgauge.DEVICE_HEAP  # 171,264 B free at a fresh REPL on the Pico
 
@@ -89,7 +89,7 @@ def test_every_match_within_110K_live(gauge):
 
 
 def test_the_demo_within_110K_live(gauge):
-    """Issue 19: the demo that plays itself (started by 30 s alone at the main
+    """The demo that plays itself (started by 30 s alone at the main
     menu, then by Watch) in each of its modes, bots at every seat, within
     the match budget; a key brings the main menu back within its own."""
     first, _ = gauge
@@ -112,7 +112,7 @@ def test_no_memory_error_or_hang_in_the_picos_heap(gauge):
 
 @pytest.fixture(scope="module")
 def link_gauge(tree):
-    """Link play (issue 18): a Pis Yedili 4p link match, two consoles (a VM
+    """Link play: a Pis Yedili 4p link match, two consoles (a VM
     each) joined by the stand-in UART, played by their buttons."""
     return memgauge.run_node(tree, modes=["link_yedili4"], stall=60.0, timeout=600.0)
 

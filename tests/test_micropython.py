@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The rules core under the micropython command (the CI proxy for CircuitPython).
 
-Heap caps from the issue: complete random matches of every mode fit in
+Heap caps: complete random matches of every mode fit in
 ``-X heapsize=40K`` with pisti_core as .mpy; importing each pisti_core module
 from .py source (the device compiles it in RAM) fits in 64K.
 """
@@ -13,9 +13,9 @@ import shutil
 import pytest
 
 from tools import mpy
+from tools.bench import core_modules
 
 MODES = [("pisti", 2), ("pisti", 4), ("yedili", 2), ("yedili", 3), ("yedili", 4)]
-from tools.bench import core_modules  # noqa: E402
 
 CORE_MODULES = core_modules()
 

@@ -25,16 +25,10 @@ FF = b"\xff"
 MAGIC = b"PsT\x01"
 EMPTY = (None, None, None, b"")
 
-
-@pytest.fixture(autouse=True)
-def quick_gc(monkeypatch):
-    """The log calls gc.collect() before it builds a compaction's 4 KB image
-    (for the device's heap). In a test process that collection costs ~50 ms,
-    nine tenths of a power-cut sweep's time, and changes no byte written:
-    here it collects nothing."""
-    import gc  # pylint: disable=import-outside-toplevel  # (pisti_core.nvpack's, imported at each compaction)
-
-    monkeypatch.setattr(gc, "collect", lambda: None)
+# gc.collect() collects nothing (tests/conftest.py): the log collects before it
+# builds a compaction's 4 KB image, in a test process nine tenths of a
+# power-cut sweep's time, and that changes no byte written.
+pytestmark = pytest.mark.usefixtures("quick_gc")
 
 
 def fresh(size=4096):
@@ -452,7 +446,7 @@ def test_corrupted_log_never_shows_a_ranking_that_was_not_saved(hits):
     rng = random.Random(7)
     nvm, store = fresh()
     rankings = set()
-    for i in range(6):
+    for _ in range(6):
         rank = bytes(rng.randrange(256) for _ in range(40))
         store.put_ranking(rank)
         rankings.add(rank)
@@ -559,10 +553,11 @@ def test_power_cut_sweep_rerunning_the_whole_session_each_time():
         nvm = FlashNvm(size=384, cut_after_bytes=n)
         store = Store(nvm)
         store.load()
-        i = 0
+        i = 0  # the op the power was cut in
         with pytest.raises(PowerCut):
-            for i, op in enumerate(ops):
+            for op in ops:
                 R.apply_op(store, op)
+                i += 1
             raise AssertionError("cut point %d never came" % n)
         got = Store(nvm.restart())
         assert got.load() in ("ok", "recovered")
@@ -645,7 +640,7 @@ def test_the_module_runs_under_micropython_as_under_cpython(tmp_path):
 
 
 def test_the_statistics_record_is_kept_apart_and_first_after_the_ranking_when_compacted():
-    # issue 19: kind 8, latest wins, survives appends and compactions; a
+    # the statistics: kind 8, latest wins, survives appends and compactions; a
     # damaged one is dropped alone (the records after it still read).
     nvm, store = fresh()
     store.put_ranking(b"rank")
@@ -674,8 +669,8 @@ def test_the_statistics_record_is_kept_apart_and_first_after_the_ranking_when_co
 def test_the_compactions_code_is_loaded_for_it_and_forgotten_after():
     """pisti_core.nvpack (the compaction) is not kept once it has run, nor
     left as an attribute of the package that would keep its code alive."""
-    import sys  # pylint: disable=import-outside-toplevel
-    import pisti_core  # pylint: disable=import-outside-toplevel
+    import sys
+    import pisti_core
 
     nvm, store = fresh()
     store.put_ranking(b"r")
@@ -694,7 +689,7 @@ def test_a_compaction_that_finds_no_memory_writes_nothing_and_the_store_goes_on(
     has no 4 KB in one piece (MemoryError: the app restarts into its saved
     game) nothing is written and the store is as before: a boot reads every
     record saved so far, and the same save succeeds once memory is there."""
-    import builtins  # pylint: disable=import-outside-toplevel
+    import builtins
 
     nvm, store = fresh()
     store.put_ranking(b"r")

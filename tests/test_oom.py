@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Out of memory on the device (issue 11, part 4): the player never sees a
+"""Out of memory on the device: the player never sees a
 traceback and loses nothing (T-6). A MemoryError is injected, once, into
 the real firmware running in the simulator: inside a bot's move, and at a
 screen change (opening the pause menu). The firmware drops the app, logs
@@ -113,7 +113,7 @@ def test_memory_error_at_a_screen_change_loses_nothing(tmp_path):
 
 def test_memory_error_going_back_into_the_game_gives_the_menu_with_continue(tmp_path):
     """Out of memory again while the restart goes back into the saved game
-    (seen on an emulated Pico, a Pis Yedili 4p link game): no traceback and no
+    (a Pis Yedili 4p link game comes close on a Pico): no traceback and no
     loop of restarts, the main menu with Continue under a notice; Continue
     then plays on at the same ply (T-6: nothing saved was touched)."""
     code = firmware(tmp_path, "resume")

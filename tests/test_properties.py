@@ -197,7 +197,7 @@ def test_T5_pisti_observation_ignores_what_the_seat_cannot_see(players, seed):
     cards = [h.deck[i] for i in pos]
     rng.shuffle(cards)
     deck = bytearray(h.deck)
-    for i, c in zip(pos, cards):
+    for i, c in zip(pos, cards, strict=True):
         deck[i] = c
     other = PistiHand(players, h.dealer, bytes(deck))
     for a in h.actions:
@@ -220,7 +220,7 @@ def test_T5_yedili_observation_ignores_what_the_seat_cannot_see(players, seed):
     perm = list(unseen)
     rng.shuffle(perm)
     deck = bytearray(h.deck)
-    for i, c in zip(where, perm):
+    for i, c in zip(where, perm, strict=True):
         deck[i] = c
     other = YediliHand(players, h.dealer, bytes(deck))
     try:

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The README cannot go stale where a newcomer would trip (issue 13, item 9):
+"""The README cannot go stale where a newcomer would trip:
 its settings tables against the keys the device code reads (with their
 ranges and defaults) and the board profiles; the bot levels' English names
 against the strings; the rule book it points at; the terminal's size for
@@ -194,7 +194,7 @@ def test_text_settings_and_derived_defaults():
     app = module_constants(os.path.join(ROOT, "lib", "pisti_app", "app.py"))
     en = strings("str_en")
     delay = rows["PISTI_DELAY"][0]
-    for ms, name in zip(app["SPEEDS"], ("sp_slow", "sp_normal", "sp_fast", "sp_vfast")):
+    for ms, name in zip(app["SPEEDS"], ("sp_slow", "sp_normal", "sp_fast", "sp_vfast"), strict=True):
         assert "%s `%d`" % (en[name], ms) in delay, "Speed %s is %d ms: %r" % (en[name], ms, delay)
     hw = module_constants(os.path.join(ROOT, "lib", "pisti_app", "hw.py"))
     for buttons in (hw["DEFAULT_BUTTONS"], hw["WING_BUTTONS"]):
@@ -232,7 +232,8 @@ def test_the_rule_book_is_the_one_in_the_repository():
     # A bare "RULES.md" is always a link to it (or its path).
     for m in re.finditer(r"RULES\.md", text):
         before = text[max(0, m.start() - 12):m.start()]
-        assert before.endswith(("[", "pisti_core/", "(`")) or text[m.start() - 1] == "`", text[m.start() - 40:m.end() + 20]
+        assert before.endswith(("[", "pisti_core/", "(`")) or text[m.start() - 1] == "`", \
+            text[m.start() - 40:m.end() + 20]
 
 
 def test_terminal_size_for_half_blocks():
@@ -243,10 +244,10 @@ def test_terminal_size_for_half_blocks():
     assert m, "the README names the terminal size half blocks need"
     cols, lines = int(m.group(1)), int(m.group(2))
     t = Terminal(("UP", "DOWN", "LEFT", "RIGHT", "A", "B"))
-    t._size = os.terminal_size((cols, lines))  # pylint: disable=protected-access
+    t._size = os.terminal_size((cols, lines))
     assert t.choose_cells(128, 64) == "half"
     for smaller in ((cols - 1, lines), (cols, lines - 1)):
-        t._size = os.terminal_size(smaller)  # pylint: disable=protected-access
+        t._size = os.terminal_size(smaller)
         assert t.choose_cells(128, 64) == "braille", smaller
 
 
@@ -333,7 +334,8 @@ def test_the_ladder_table_is_ladder_json():
 def test_no_history_in_the_readmes():
     """A text says what the thing does: no issue or stop numbers, dates or commit hashes."""
     for doc, text in documents()[:4]:
-        for pattern in (r"\bissue \d", r"\bstop \d", r"\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\w* 20\d\d",
+        for pattern in (r"\bissue \d", r"\bstop \d",
+                        r"\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\w* 20\d\d",
                         r"\b20\d\d-\d\d-\d\d\b", r"\bat [0-9a-f]{7}\b", r"\bcommit [0-9a-f]{7}"):
             found = re.search(pattern, text)
             assert not found, "%s: %r" % (doc, text[max(0, found.start() - 40):found.end() + 40])

@@ -70,7 +70,7 @@ def test_R1_R3_complete_and_partial_hands(runner):
             ln, h = recorded(g, n, 100 + i, stop)
             lines.append(ln)
             hands.append(h)
-    for out, h in zip(outputs(runner, lines), hands):
+    for out, h in zip(outputs(runner, lines), hands, strict=True):
         if h.game == "pisti" and h.over:
             rows = h.result()
             assert out == {"complete": True, "points": [r["total"] for r in rows],

@@ -9,8 +9,6 @@ import ast
 import os
 import re
 
-import pytest
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RULES = os.path.join(ROOT, "pisti_core", "RULES.md")

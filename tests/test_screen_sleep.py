@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Screen sleep and brightness (issue 19, items 1 and 2): after a time
+"""Screen sleep and brightness: after a time
 without a key (Settings' Screen sleep: 30 s, 1 min, 2 min, 5 min, never;
 1 min on a new console) the screen dims, after as long again the SSD1306 is
 switched off (0xAE, the driver's ``sleep()``); any key wakes it and does
@@ -15,7 +15,6 @@ import json
 
 import pytest
 
-from test_app_boot import Device, device  # noqa: F401  pylint: disable=unused-import
 
 from tools import sim
 from pisti_app import prefs
@@ -118,7 +117,8 @@ def test_the_screen_stays_on_while_bots_play(device):
 
 
 def test_old_settings_blobs_still_load_with_the_new_defaults():
-    old = bytes((0x53, 1, 1, 0, 2, 0, 90, 1, 1, 3, 101, 0, 1, 2, 1))  # 15 bytes, before issue 19
+    # 15 bytes: the settings blob without sleep and brightness
+    old = bytes((0x53, 1, 1, 0, 2, 0, 90, 1, 1, 3, 101, 0, 1, 2, 1))
     p = prefs.defaults()
     assert prefs.unpack(old, p)
     assert p["lang"] == "tr" and p["timer"] == 90 and p["players"] == 3 and p["rated"]

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""tools/setup.sh (issue 21, item 2): ``--play`` (what tools/play.sh runs)
+"""tools/setup.sh: ``--play`` (what tools/play.sh runs)
 installs only the simulator's pins into .venv, with no apt-get, npm or sudo;
 ``--deploy`` adds what tools/deploy.py needs, ``--web`` what serving the browser
 page needs (tools/web.sh runs it after reading its options); the whole setup
@@ -64,7 +64,8 @@ def test_play_installs_the_simulators_pins_alone_and_once(tmp_path):
     assert got.returncode == 0, got.stderr
     calls = log.read_text().splitlines()
     assert calls[0] == "python -m venv .venv"  # python3 (the stand-in logs itself as python)
-    assert calls[1:] == ["python -m pip install --disable-pip-version-check --no-compile -q -r tools/requirements-play.txt"]
+    assert calls[1:] == ["python -m pip install --disable-pip-version-check --no-compile -q "
+                         "-r tools/requirements-play.txt"]
     assert not any(c.split()[0] in ("apt-get", "sudo", "npm") for c in calls)
     log.write_text("")
     assert _setup(proj, env, "--play").returncode == 0

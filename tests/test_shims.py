@@ -21,7 +21,7 @@ PNG_PATH = "/tmp/pisti_shims_frame.png"
 def _nvm_kwargs():
     """FlashNvm when tools/shims/nvm.py exists; else a plain bytearray."""
     try:
-        import tools.shims.nvm  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+        import tools.shims.nvm  # noqa: F401 (only whether it imports)
     except ImportError:
         return {"nvm": bytearray(b"\xff" * 4096)}
     return {}
@@ -47,11 +47,11 @@ def make_rig():
 
 def build_display(width=128, height=64, scl="GP5", sda="GP4"):
     """Make the display exactly as device code does."""
-    import adafruit_displayio_ssd1306  # pylint: disable=import-outside-toplevel
-    import board  # pylint: disable=import-outside-toplevel
-    import busio  # pylint: disable=import-outside-toplevel
-    import displayio  # pylint: disable=import-outside-toplevel
-    import i2cdisplaybus  # pylint: disable=import-outside-toplevel
+    import adafruit_displayio_ssd1306
+    import board
+    import busio
+    import displayio
+    import i2cdisplaybus
 
     displayio.release_displays()
     i2c = busio.I2C(getattr(board, scl), getattr(board, sda))
@@ -61,7 +61,7 @@ def build_display(width=128, height=64, scl="GP5", sda="GP4"):
 
 def rect_group(width, height, rects):
     """A Group with one full-screen 1-bit Bitmap with filled ``rects`` (x, y, w, h)."""
-    import displayio  # pylint: disable=import-outside-toplevel
+    import displayio
 
     bitmap = displayio.Bitmap(width, height, 2)
     palette = displayio.Palette(2)
@@ -149,9 +149,9 @@ def test_refresh_without_change_sends_nothing(make_rig):
 
 
 def test_label_pixels_match_the_label_bitmap(make_rig):
-    import displayio  # pylint: disable=import-outside-toplevel
-    import terminalio  # pylint: disable=import-outside-toplevel
-    from adafruit_display_text import bitmap_label  # pylint: disable=import-outside-toplevel
+    import displayio
+    import terminalio
+    from adafruit_display_text import bitmap_label
 
     rig = make_rig("pico")
     display = build_display()
@@ -271,8 +271,8 @@ def test_emulator_mapping_invert_and_text_cells():
 
 
 def _pico_keys(**kwargs):
-    import board  # pylint: disable=import-outside-toplevel
-    import keypad  # pylint: disable=import-outside-toplevel
+    import board
+    import keypad
 
     pins = (board.GP10, board.GP11, board.GP12, board.GP13, board.GP14, board.GP15)
     return keypad.Keys(pins, value_when_pressed=False, pull=True, **kwargs)
@@ -280,8 +280,8 @@ def _pico_keys(**kwargs):
 
 def test_keypad_events_in_order_with_virtual_timestamps(make_rig):
     rig = make_rig("pico")
-    import keypad  # pylint: disable=import-outside-toplevel
-    import supervisor  # pylint: disable=import-outside-toplevel
+    import keypad
+    import supervisor
 
     assert keypad.__name__ == "tools.shims.keypad"
     keys = _pico_keys()
@@ -320,8 +320,8 @@ def test_keypad_events_in_order_with_virtual_timestamps(make_rig):
 
 def test_keypad_overflow_deinit_and_pins(make_rig):
     rig = make_rig("pico")
-    import board  # pylint: disable=import-outside-toplevel
-    import keypad  # pylint: disable=import-outside-toplevel
+    import board
+    import keypad
 
     rig.keys.press("B")  # held before the scanner exists: first scan reports it
     keys = _pico_keys(max_events=2)
@@ -337,7 +337,7 @@ def test_keypad_overflow_deinit_and_pins(make_rig):
     keys.deinit()
     keys.deinit()  # twice is fine
     with pytest.raises(ValueError):
-        keys.events  # pylint: disable=pointless-statement
+        _ = keys.events
     again = keypad.Keys((board.GP10,), value_when_pressed=False)
     rig.keys.tap("UP")
     assert [e.pressed for e in (again.events.get(), again.events.get())] == [True, False]
@@ -351,8 +351,8 @@ def test_keypad_overflow_deinit_and_pins(make_rig):
 
 def test_keypad_wrong_polarity_never_presses(make_rig):
     rig = make_rig("pico")
-    import board  # pylint: disable=import-outside-toplevel
-    import keypad  # pylint: disable=import-outside-toplevel
+    import board
+    import keypad
 
     # Buttons pull to GND; value_when_pressed=True with pull=True means a pull-down.
     keys = keypad.Keys((board.GP14,), value_when_pressed=True, pull=True)
@@ -362,8 +362,8 @@ def test_keypad_wrong_polarity_never_presses(make_rig):
 
 def test_clock_sleep_wrap_and_scheduled_input(make_rig):
     rig = make_rig("pico", ticks_start=TICKS_PERIOD - 100)
-    import keypad  # pylint: disable=import-outside-toplevel
-    import supervisor  # pylint: disable=import-outside-toplevel
+    import keypad
+    import supervisor
 
     assert supervisor.ticks_ms() == TICKS_PERIOD - 100
     time.sleep(0.25)  # the device thread's time.sleep is virtual
@@ -395,11 +395,11 @@ def test_auto_refresh_runs_in_the_device_threads_sleeps_not_in_blinkas_thread(ma
     # millisecond) is stopped; an auto_refresh display is refreshed by the
     # device thread's sleeps, as CircuitPython's background tasks are.
     rig = make_rig("pico")
-    import adafruit_displayio_ssd1306  # pylint: disable=import-outside-toplevel
-    import board  # pylint: disable=import-outside-toplevel
-    import busio  # pylint: disable=import-outside-toplevel
-    import displayio  # pylint: disable=import-outside-toplevel
-    import i2cdisplaybus  # pylint: disable=import-outside-toplevel
+    import adafruit_displayio_ssd1306
+    import board
+    import busio
+    import displayio
+    import i2cdisplaybus
 
     assert not displayio.background_thread.is_alive()
     displayio.release_displays()
@@ -420,8 +420,8 @@ def test_the_firmwares_gc_collect_takes_the_youngest_generation(make_rig):
     # A full collection of a test worker's heap costs 50-100 ms and the
     # firmware collects at every screen change: under the rig gc.collect()
     # collects generation 0 (young cycles still go), and is itself again after.
-    import gc  # pylint: disable=import-outside-toplevel
-    import weakref  # pylint: disable=import-outside-toplevel
+    import gc
+    import weakref
 
     builtin = gc.collect
     rig = make_rig("pico")
@@ -429,7 +429,7 @@ def test_the_firmwares_gc_collect_takes_the_youngest_generation(make_rig):
     seen = []
     gc.callbacks.append(lambda phase, info: seen.append(info["generation"]) if phase == "start" else None)
     try:
-        class Node:  # pylint: disable=too-few-public-methods
+        class Node:
             pass
 
         a, b = Node(), Node()
@@ -446,7 +446,7 @@ def test_the_firmwares_gc_collect_takes_the_youngest_generation(make_rig):
 
 def test_default_ticks_start_like_circuitpython(make_rig):
     make_rig("pico")
-    import supervisor  # pylint: disable=import-outside-toplevel
+    import supervisor
 
     assert supervisor.ticks_ms() == CIRCUITPY_TICKS_START == 2**29 - 65536
 
@@ -454,7 +454,7 @@ def test_default_ticks_start_like_circuitpython(make_rig):
 def test_realtime_clock_leaves_time_sleep_alone(make_rig):
     real_sleep = time.sleep
     rig = make_rig("pico", realtime=True, ticks_start=0)
-    import supervisor  # pylint: disable=import-outside-toplevel
+    import supervisor
 
     assert time.sleep is real_sleep
     before = supervisor.ticks_ms()
@@ -464,8 +464,8 @@ def test_realtime_clock_leaves_time_sleep_alone(make_rig):
 
 def test_board_pins_follow_the_profile(make_rig):
     make_rig("featherwing")
-    import board  # pylint: disable=import-outside-toplevel
-    import microcontroller  # pylint: disable=import-outside-toplevel
+    import board
+    import microcontroller
 
     assert board.board_id == "adafruit_feather_rp2040"
     assert board.D13 is board.LED and isinstance(board.D9, microcontroller.Pin)
@@ -504,7 +504,7 @@ def test_getenv_reads_both_profiles(make_rig):
 
 def test_getenv_string_style_and_get_setting(make_rig):
     make_rig("pico", getenv_style="str")
-    import supervisor  # pylint: disable=import-outside-toplevel
+    import supervisor
 
     assert os.getenv("PISTI_DISPLAY_ADDR") == "0x3C"
     assert os.getenv("PISTI_I2C_SDA") == "GP4"
@@ -570,7 +570,7 @@ def test_getenv_follows_circuitpython_grammar(make_rig, tmp_path, monkeypatch):
     shims.uninstall()
 
     make_rig("pico", settings_path=path, getenv_style="str")  # 10.2 on: the text; the default if unreadable
-    import supervisor  # pylint: disable=import-outside-toplevel
+    import supervisor
 
     assert [os.getenv(k) for k in ("H", "LEAD", "UNDER", "WORD", "FLOAT", "EMPTYC")] == [
         "0X1f", "011", "1_000", "GP16", "0.75", ""]
@@ -586,7 +586,7 @@ def test_getenv_follows_circuitpython_grammar(make_rig, tmp_path, monkeypatch):
 
 
 def test_a_bad_profile_changes_nothing(tmp_path, monkeypatch):
-    import busio  # pylint: disable=import-outside-toplevel
+    import busio
 
     original_i2c, original_getenv = busio.I2C, os.getenv
     profile = (shims.BOARDS_DIR / "pico.toml").read_text(encoding="utf-8")
@@ -603,7 +603,7 @@ def test_a_bad_profile_changes_nothing(tmp_path, monkeypatch):
 
 def test_nvm_is_added_to_blinkas_microcontroller(make_rig):
     rig = make_rig("pico")
-    import microcontroller  # pylint: disable=import-outside-toplevel
+    import microcontroller
 
     assert microcontroller.nvm is rig.nvm and len(microcontroller.nvm) == 4096
     assert hasattr(microcontroller, "Pin")  # still Blinka's module
@@ -615,7 +615,7 @@ def test_nvm_file_survives_a_reinstall(make_rig, tmp_path):
     pytest.importorskip("tools.shims.nvm")
     path = tmp_path / "nvm.bin"
     make_rig("pico", nvm_path=str(path))
-    import microcontroller  # pylint: disable=import-outside-toplevel
+    import microcontroller
 
     microcontroller.nvm[10:12] = b"\x01\x02"
     shims.uninstall()
@@ -625,9 +625,9 @@ def test_nvm_file_survives_a_reinstall(make_rig, tmp_path):
 
 def test_buzzer_records_tones(make_rig):
     rig = make_rig("pico")
-    import board  # pylint: disable=import-outside-toplevel
-    import pwmio  # pylint: disable=import-outside-toplevel
-    import supervisor  # pylint: disable=import-outside-toplevel
+    import board
+    import pwmio
+    import supervisor
 
     start_tick = supervisor.ticks_ms()
     piezo = pwmio.PWMOut(board.GP16, frequency=440, duty_cycle=0, variable_frequency=True)
@@ -658,8 +658,8 @@ def test_buzzer_records_tones(make_rig):
 
 def test_i2c_wiring_lock_and_absent_device(make_rig):
     rig = make_rig("pico")
-    import board  # pylint: disable=import-outside-toplevel
-    import busio  # pylint: disable=import-outside-toplevel
+    import board
+    import busio
 
     with pytest.raises(RuntimeError, match="No pull up"):
         busio.I2C(board.GP1, board.GP0)
@@ -686,10 +686,10 @@ def test_i2c_wiring_lock_and_absent_device(make_rig):
 
 
 def test_install_uninstall_twice_in_one_process(make_rig):
-    import board  # pylint: disable=import-outside-toplevel
-    import busdisplay  # pylint: disable=import-outside-toplevel
-    import busio  # pylint: disable=import-outside-toplevel
-    import microcontroller  # pylint: disable=import-outside-toplevel
+    import board
+    import busdisplay
+    import busio
+    import microcontroller
 
     originals = (
         busio.I2C,

@@ -106,7 +106,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, words):
 
 
 def test_readme_headless_command_end_to_end(tmp_path):
-    """The issue's example, as a subprocess, exactly as a script would run it."""
+    """The README's example, as a subprocess, exactly as a script would run it."""
     proc = subprocess.run(
         [sys.executable, SIM, "--headless", "--start", "pisti:2:usta", "--keys", "A*3,RIGHT,A",
          "--shot", "out.png", "--status"],
@@ -151,7 +151,7 @@ def test_record_gif_has_the_frames_and_ends_on_the_shot(tmp_path):
         durations.append(image.info["duration"])
         pictures.append(image.convert("L").tobytes())
     assert all(d >= 20 for d in durations)
-    assert all(a != b for a, b in zip(pictures, pictures[1:]))  # identical neighbours are merged
+    assert all(a != b for a, b in zip(pictures, pictures[1:], strict=False))  # identical neighbours are merged
     assert sum(durations) <= status["ms"] + 500  # virtual-time durations, not wall time
     assert pictures[-1] == Image.open(png).convert("L").tobytes()
 
@@ -237,7 +237,7 @@ def test_key_script_timing_without_app_idle(tmp_path, idle):
 
 def log_start(first_stamp):
     """Virtual ms of the first press, from its ticks_ms stamp (CircuitPython's start)."""
-    from tools.shims.clock import CIRCUITPY_TICKS_START  # pylint: disable=import-outside-toplevel
+    from tools.shims.clock import CIRCUITPY_TICKS_START
 
     return first_stamp - CIRCUITPY_TICKS_START
 
@@ -307,7 +307,7 @@ FAILURE_WORDS = {"crashes_at_start": "stopped (exit code 3)", "crashes_mid_game"
 
 @pytest.mark.parametrize("how", sorted(FAILING_BOTS))
 def test_a_failing_outside_bot_gives_its_seat_to_a_built_in_bot_and_the_game_goes_on(how, tmp_path, monkeypatch):
-    from tools import botproto  # pylint: disable=import-outside-toplevel
+    from tools import botproto
 
     # a short wait for the bot that hangs; the others get time to start on a busy machine, so that
     # each fails its own way and not by silence
@@ -374,7 +374,7 @@ def test_window_scripted_matches_headless(tmp_path):
 
 
 def test_window_without_a_display_is_one_line_of_our_own():
-    # Issue 21: SDL's "XDG_RUNTIME_DIR is invalid" came before the project's message.
+    # SDL's "XDG_RUNTIME_DIR is invalid" must not come before the project's message.
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "SDL_VIDEODRIVER")}
     proc = subprocess.run([sys.executable, SIM, "--window"], env=env, capture_output=True, text=True,
@@ -385,8 +385,8 @@ def test_window_without_a_display_is_one_line_of_our_own():
 
 
 def test_window_keymap():
-    from tools.simlib.window import QUIT as WQUIT, window_keymap  # pylint: disable=import-outside-toplevel
-    import pygame  # pylint: disable=import-outside-toplevel
+    from tools.simlib.window import QUIT as WQUIT, window_keymap
+    import pygame
 
     keymap = window_keymap(PICO)
     assert {name for name in keymap.values() if name != WQUIT} == set(PICO)
@@ -413,7 +413,8 @@ def test_terminal_input_and_keymap():
 def test_terminal_renderer_known_frames():
     rows = [[1, 0, 1, 0], [0, 0, 1, 1], [1, 1, 1, 1], [0, 0, 0, 0]]
     assert render.render_half(rows) == ["\u2580 \u2588\u2584", "\u2580\u2580\u2580\u2580"]
-    assert render.render_braille(rows) == [chr(0x2800 + 0x01 + 0x04 + 0x20) + chr(0x2800 + 0x01 + 0x02 + 0x10 + 0x04 + 0x20)]
+    assert render.render_braille(rows) == [chr(0x2800 + 0x01 + 0x04 + 0x20)
+                                           + chr(0x2800 + 0x01 + 0x02 + 0x10 + 0x04 + 0x20)]
     assert render.render_braille([[0, 0], [0, 0]]) == [" "]
     # A whole frame from the SSD1306 emulator: the same text as its own to_text().
     oled = Ssd1306(128, 64)
@@ -449,8 +450,8 @@ def _read_until(fd, needle, buffer, deadline_s=60):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
 def test_terminal_mode_in_a_pty():
     """The default front end in a real (pseudo) terminal: draws, takes a key, quits, restores."""
-    import fcntl  # pylint: disable=import-outside-toplevel
-    import termios  # pylint: disable=import-outside-toplevel
+    import fcntl
+    import termios
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 132, 0, 0))
@@ -476,7 +477,7 @@ def test_terminal_mode_in_a_pty():
 
 
 def test_the_key_help_wraps_at_the_terminal_width():
-    from tools.simlib.terminal import help_line, wrap_help  # pylint: disable=import-outside-toplevel
+    from tools.simlib.terminal import help_line, wrap_help
 
     for buttons in (PICO, profile_buttons("featherwing")):
         text = help_line(buttons)
@@ -489,9 +490,9 @@ def test_the_key_help_wraps_at_the_terminal_width():
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
 def test_an_80x24_terminal_shows_all_the_key_help_and_how_to_get_the_larger_picture():
-    # Issue 21: in 80x24 the key help was cut at column 80 ("q quit" never shown).
-    import fcntl  # pylint: disable=import-outside-toplevel
-    import termios  # pylint: disable=import-outside-toplevel
+    # In 80x24 the key help must not be cut at column 80 ("q quit" shown).
+    import fcntl
+    import termios
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
@@ -534,9 +535,9 @@ def test_an_outside_bots_traceback_goes_to_the_bot_log(tmp_path):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
 def test_in_the_terminal_a_failed_bot_is_named_under_the_screen_with_its_log_and_the_game_goes_on():
     # The interactive simulator's screen would wipe the bot's traceback: it is kept in a log the notice names.
-    import fcntl  # pylint: disable=import-outside-toplevel
-    import termios  # pylint: disable=import-outside-toplevel
-    import tempfile  # pylint: disable=import-outside-toplevel
+    import fcntl
+    import termios
+    import tempfile
 
     tmp = tempfile.mkdtemp(prefix="pisti-botlog-")
     bot = os.path.join(tmp, "crash.py")
@@ -632,8 +633,8 @@ def test_rated_needs_start_and_cut_must_not_be_negative():
 def _play_in_a_pty(args, keys, env):
     """tools/sim.py ``args`` in a 132x40 pty: press each of ``keys`` (a byte string) once the
     screen shows its needle ((needle, key) pairs), then q; returns (exit status, all output)."""
-    import fcntl  # pylint: disable=import-outside-toplevel
-    import termios  # pylint: disable=import-outside-toplevel
+    import fcntl
+    import termios
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 132, 0, 0))
@@ -714,7 +715,7 @@ def test_the_help_names_the_saves_file_and_how_to_keep_none(tmp_path, monkeypatc
 
 
 def test_each_console_has_a_saves_file_of_its_own(tmp_path, monkeypatch):
-    from tools.simlib import nvmfile  # pylint: disable=import-outside-toplevel
+    from tools.simlib import nvmfile
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))

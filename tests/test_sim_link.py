@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Link play in the desktop simulator (issue 18, item 7): ``sim.py --link``
+"""Link play in the desktop simulator: ``sim.py --link``
 runs two consoles in one process over a virtual cable (headless with a key
 script each, the terminal side by side, the window), and ``sim.py --link
 HOST:PORT`` links two processes over TCP. The menus are the firmware's own
@@ -28,7 +28,8 @@ from tools.simlib.script import profile_buttons
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIM = os.path.join(ROOT, "tools", "sim.py")
 PICO = profile_buttons("pico")
-# Main menu > Link play (the sixth row) > Host > A (the Host screen offers its game); the guest: > Join, then A on the offer.
+# Main menu > Link play (the sixth row) > Host > A (the Host screen offers its game); the guest:
+# > Join, then A on the offer.
 HOST = "A,DOWN*5,A,A,A"
 JOIN = "A,DOWN*5,A,DOWN,A,WAIT:2000,A"
 
@@ -91,7 +92,7 @@ def test_a_128x64_console_links_with_a_128x32_featherwing(tmp_path):
     assert code == 0, err
     st = json.loads(out)
     assert st["a"]["screen"] == st["b"]["screen"] == "table" and st["a"]["pile"] == st["b"]["pile"]
-    from PIL import Image  # pylint: disable=import-outside-toplevel
+    from PIL import Image
     assert Image.open(tmp_path / "b.png").size == (128 * 4, 32 * 4)
 
 
@@ -182,8 +183,8 @@ def test_the_terminal_shows_both_consoles_and_routes_each_ones_keys():
 
 
 def _read_until(fd, needle, buffer, timeout=60):
-    import select  # pylint: disable=import-outside-toplevel
-    import time  # pylint: disable=import-outside-toplevel
+    import select
+    import time
 
     end = time.time() + timeout
     while needle not in buffer:
@@ -218,12 +219,14 @@ def test_L6_two_processes_link_over_loopback_tcp_and_play():
     a slow start under load)."""
     addr = "127.0.0.1:%d" % _free_port()
     host = subprocess.Popen([sys.executable, SIM, "--headless", "--link", addr, "--keys",
-                             HOST + ",UNTIL:table:90000,A,WAIT:1500,A,WAIT:3000", "--status"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             HOST + ",UNTIL:table:90000,A,WAIT:1500,A,WAIT:3000", "--status"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = host.stderr.readline()  # the host is there before the guest starts: it listens
         assert "listening on " + addr in first, first
         guest = subprocess.run([sys.executable, SIM, "--headless", "--link", addr, "--keys",
-                                "A,DOWN*5,A,DOWN,A,UNTIL:confirm:60000,A,WAIT:5000,A,WAIT:1500,A,WAIT:4000", "--status"], cwd=ROOT, capture_output=True, text=True,
+                                "A,DOWN*5,A,DOWN,A,UNTIL:confirm:60000,A,WAIT:5000,A,WAIT:1500,A,WAIT:4000",
+                                "--status"], cwd=ROOT, capture_output=True, text=True,
                                timeout=120)
         hout, herr = host.communicate(timeout=120)
     finally:
@@ -243,10 +246,10 @@ def test_the_window_routes_each_keys_to_its_console(monkeypatch):
     """Key down and up in the linked window: f presses console A's A button,
     Enter console B's; a key up releases it (a held key is a long press)."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    from types import SimpleNamespace  # pylint: disable=import-outside-toplevel
+    from types import SimpleNamespace
 
-    from tools.shims.ssd1306 import Ssd1306  # pylint: disable=import-outside-toplevel
-    from tools.simlib.linkfront import PairWindow  # pylint: disable=import-outside-toplevel
+    from tools.shims.ssd1306 import Ssd1306
+    from tools.simlib.linkfront import PairWindow
 
     sessions = [SimpleNamespace(rig=SimpleNamespace(oled=Ssd1306(128, h)), frame_serial=0) for h in (64, 32)]
     pair = SimpleNamespace(sessions=sessions)
@@ -257,7 +260,7 @@ def test_the_window_routes_each_keys_to_its_console(monkeypatch):
         for kind, key in ((pg.KEYDOWN, pg.K_f), (pg.KEYDOWN, pg.K_k), (pg.KEYUP, pg.K_f), (pg.KEYDOWN, pg.K_w)):
             pg.event.post(pg.event.Event(kind, key=key, mod=0, unicode=""))
         front.between(pair)
-        assert front._pending == [(0, True, "A"), (1, True, "B"), (0, False, "A"), (0, True, "UP")]  # pylint: disable=protected-access
+        assert front._pending == [(0, True, "A"), (1, True, "B"), (0, False, "A"), (0, True, "UP")]
         assert front.surface.get_size() == (256 * 4 + PairWindow.GAP, 64 * 4 + 60)
     finally:
         front.close(pair)
@@ -266,9 +269,9 @@ def test_the_window_routes_each_keys_to_its_console(monkeypatch):
 def test_L7_the_tcp_status_line_says_connected_and_again_listening_or_reconnecting_when_the_other_leaves():
     """What ``sim: link over TCP: ...`` says as the connection comes and goes
     (the terminal shows the latest line under the screen)."""
-    import time  # pylint: disable=import-outside-toplevel
+    import time
 
-    from tools.simlib.tcplink import TcpEnd  # pylint: disable=import-outside-toplevel
+    from tools.simlib.tcplink import TcpEnd
 
     address = ("127.0.0.1", _free_port())
     where = "127.0.0.1:%d" % address[1]
@@ -321,7 +324,7 @@ def test_two_terminals_linked_over_tcp_say_connected_and_keep_a_saves_file_each(
                 _read_until(master, b"serial> sim: link over TCP: listening on " + addr.encode(), b"")
         _read_until(ends[0][1], b"serial> sim: link over TCP: connected on " + addr.encode(), b"")
         _read_until(ends[1][1], b"serial> sim: link over TCP: connected to " + addr.encode(), b"")
-        for (proc, master, _), role in zip(ends, ("listen", "connect")):
+        for (proc, master, _), role in zip(ends, ("listen", "connect"), strict=True):
             if role == "connect":  # the first has quit: a pulled cable
                 _read_until(master, b"serial> sim: link over TCP: the other console left; reconnecting to "
                             + addr.encode(), b"")

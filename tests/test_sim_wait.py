@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The simulator leaves the console alone (issue 19, item 8): the key script
+"""The simulator leaves the console alone: the key script
 step ``WAIT:MS`` runs the virtual clock that long with no key, and
 ``--status`` reports the display as the SSD1306 emulator's registers have it
 (``on``, ``brightness``, ``contrast``) and ``demo``.
@@ -117,7 +117,7 @@ def test_wait_runs_the_clock_exactly_that_long_with_no_key(tmp_path):
 
 def first_press_ms(stamp):
     """Virtual ms of the first press, from its ticks_ms stamp."""
-    from tools.shims.clock import CIRCUITPY_TICKS_START  # pylint: disable=import-outside-toplevel
+    from tools.shims.clock import CIRCUITPY_TICKS_START
 
     return stamp - CIRCUITPY_TICKS_START
 

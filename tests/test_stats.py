@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Statistics (issue 19 item 7): per game, matches and hands played and
+"""Statistics: per game, matches and hands played and
 won, piştis and Jack piştis made (Pişti, P-9), the current and best winning
 streak; practice and rated alike (T-1), a rated match left is a loss
 (T-4); kept in the saves in a record of their own that survives power cuts
@@ -9,9 +9,7 @@ on pages beside the rankings in both languages and on both displays."""
 
 import pytest
 
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
 from test_app_match import First
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 
 from pisti_app import stats
 from pisti_app.status import STATS
@@ -20,16 +18,10 @@ from pisti_core.crc import crc16
 from pisti_core.nvlog import Store, record_size
 from tools.shims.nvm import FlashNvm, PowerCut
 
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
+
 ZERO = {"pisti": dict.fromkeys(STATS, 0), "yedili": dict.fromkeys(STATS[:4] + STATS[6:], 0)}
-
-
-@pytest.fixture(autouse=True)
-def quick_gc(monkeypatch):
-    """The app collects at each screen change; under pytest's heap that is
-    most of a boot's time (as in test_table_saves)."""
-    import gc  # pylint: disable=import-outside-toplevel
-
-    monkeypatch.setattr(gc, "collect", lambda *a: 0)
 
 
 def until(d, cond, limit_ms=600000):
@@ -119,8 +111,8 @@ def test_a_whole_pisti_match_and_one_hand_matches_are_counted(device):
 
 def test_the_table_is_closed_before_the_statistics_code_is_loaded(device, monkeypatch):
     """On the device, compiling the statistics at a hand's end while the
-    table's screen still held its share of the heap ran out of memory (an
-    emulated Pis Yedili 4p link guest, 920 B short): the table goes first."""
+    table's screen still holds its share of the heap runs out of memory (a
+    Pis Yedili 4p link guest): the table goes first."""
     d = device(PISTI_SEED=6, PISTI_DELAY=0)
     d.press("A")
     seen = []
@@ -210,7 +202,8 @@ def test_T6_a_power_cut_anywhere_around_a_hand_end_counts_it_once(device):
     d = device(nvm=nvm, PISTI_SEED=9, PISTI_DELAY=0)
     d.app.start_game("pisti", 2, [None, "kalfa"], 151, False)
     d.app.bots[0] = First()
-    until(d, lambda app: app.session.hand.pos == 52 and app.session.hand.end - app.session.hand.ply <= 2)  # (2 players: plies left = cards left)
+    # (2 players: plies left = cards left)
+    until(d, lambda app: app.session.hand.pos == 52 and app.session.hand.end - app.session.hand.ply <= 2)
     d.close()
     pre = nvm.snapshot()  # the hand's last two cards to come
     d = _boot(device, Writes(data=pre))
@@ -243,7 +236,7 @@ def test_T6_a_power_cut_anywhere_around_a_hand_end_counts_it_once(device):
     assert crc16(h.deck) >> 8 == Store_stats(nvm.snapshot())[2]  # the hand counted is named
 
 
-def Store_stats(image):  # pylint: disable=invalid-name
+def Store_stats(image):
     st = Store(FlashNvm(data=image))
     st.load()
     return st.stats
@@ -276,7 +269,8 @@ def test_statistics_that_do_not_add_up_reset_alone_with_a_clear_notice(device, l
     d = device(nvm=nvm, PISTI_LANG=lang)
     assert d.app.notices == [words]
     st = d.status()
-    assert st["screen"] == "splash" and st["nvm"]["notice"] == "nvm: the saved statistics did not read; they start again"
+    assert st["screen"] == "splash"
+    assert st["nvm"]["notice"] == "nvm: the saved statistics did not read; they start again"
     assert st["stats"] == ZERO and st["rankings"] == rank and st["saved"]  # only itself
     d.close()
     d = device(nvm=nvm.restart())  # reset for good: the next boot says nothing
@@ -308,7 +302,7 @@ def test_statistics_blobs_of_another_shape_do_not_read(data):
 
 
 def test_a_demo_shows_the_saved_statistics_and_counts_nothing(device):
-    # (issue 19: "demo never"; status() while a demo plays reads the real saves, writes nothing)
+    # (a demo is never counted; status() while a demo plays reads the real saves, writes nothing)
     d = device(PISTI_SEED=3)
     d.first_frame()
     b = stats.blank()

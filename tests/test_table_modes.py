@@ -12,23 +12,17 @@ import random
 
 import pytest
 
-from test_app_boot import Device, device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import Device, labels_out_of_bounds
 from test_app_strings import region_matches_text
 
 from pisti_core.cards import card_str
 from pisti_core.match import Match
 from tools.shims.nvm import FlashNvm
 
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
+
 TICK = 1760  # the timer's warning beep (Hz)
-
-
-@pytest.fixture(autouse=True)
-def quick_gc(monkeypatch):
-    """The app collects garbage at each screen change (the device's heap is
-    small); under pytest's large heap that is most of the time spent."""
-    import gc  # pylint: disable=import-outside-toplevel
-
-    monkeypatch.setattr(gc, "collect", lambda *a: 0)
 
 
 # -- helpers (also used by test_table_saves.py) ----------------------------------------------
@@ -93,7 +87,7 @@ def sit(d, game, players, totals=None, base=0, rated=True, level="usta", acts=0,
     """A game at the table as if ``base`` hands were played to ``totals``:
     seat 0 leads (the dealer is the last seat), then ``acts`` random legal
     actions are taken (seat 0 to move after them, if possible)."""
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
+    from pisti_app.session import GameSession
 
     app = d.app
     m = Match(game, players, None, dealer=players - 1)
@@ -134,7 +128,7 @@ def test_T1_new_game_menu_chooses_rated_or_practice(device):
     d.press("A")
     d.press("A")  # New game
     d.menu_to("mode")
-    assert d.app.screen.item("mode").value == "Practice"  # the default (issue 13)
+    assert d.app.screen.item("mode").value == "Practice"  # the default
     d.press("RIGHT")
     assert d.app.screen.item("mode").value == "Rated"
     d.menu_to("start")
@@ -145,7 +139,7 @@ def test_T1_new_game_menu_chooses_rated_or_practice(device):
 
 
 def test_T1_practice_is_never_recorded_and_has_no_timer(device):
-    from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+    from pisti_core.bots import make_bot
 
     d = device(PISTI_START="pisti:2:usta", PISTI_SEED=4, PISTI_DELAY=0, PISTI_TARGET=101)
     st = my_turn(d)
@@ -240,7 +234,7 @@ def test_T1_no_undo_in_rated_games_even_when_switched_on(device):
 
 
 def test_T1_T3_start_settings_rated_and_timer(tmp_path):
-    # Bad values (issue 13): the defaults (practice, 60 s, the target of P-2), named on the splash.
+    # Bad values: the defaults (practice, 60 s, the target of P-2), named on the splash.
     nvm = FlashNvm()
     d = Device(tmp_path, nvm=nvm, PISTI_START="pisti:2:usta", PISTI_RATED=2, PISTI_TIMER=20,
                PISTI_TARGET=120)
@@ -271,7 +265,7 @@ def test_T1_T3_start_settings_rated_and_timer(tmp_path):
     ("yedili", 4, [40, 40, 95, 95]),
 ])
 def test_T2_ranking_after_a_finished_rated_match(device, game, players, totals):
-    from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+    from pisti_core.bots import make_bot
 
     d = device(PISTI_SEED=players * 7, PISTI_DELAY=0)
     d.press("A")
@@ -296,7 +290,7 @@ def test_T3_countdown_in_the_top_bar_blinks_and_beeps_in_the_last_ten_seconds(de
     assert st["timer"] == 45
     fast_forward(d, 5000)
     d.run(20)
-    assert d.status()["timer"] == 40 and d.app.screen.clock.text == "40s"  # with its unit (issue 13)
+    assert d.status()["timer"] == 40 and d.app.screen.clock.text == "40s"  # with its unit
     assert region_matches_text(d.rig.oled, "40s", 54 - 15, 0, "small")  # on the panel, left of the badge
     d.rig.buzzer.clear()
     fast_forward(d, 25000)  # 15 s left: no warning yet

@@ -19,24 +19,17 @@ import random
 import pytest
 
 import tools.shims as shims
-from test_app_boot import settings_file
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
+from console import settings_file
 from test_table_modes import choose, my_turn, play, play_pisti_match
 
 from pisti_core.nvlog import Store, record_size
 from tools import nvm_match
 from tools.shims.nvm import FlashNvm, PowerCut
 
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
+
 MATCH = {"PISTI_START": "pisti:2:usta", "PISTI_TARGET": 101, "PISTI_RATED": 1, "PISTI_DELAY": 0}
-
-
-@pytest.fixture(autouse=True)
-def quick_gc(monkeypatch):
-    """The app collects garbage at each screen change (the device's heap is
-    small); under pytest's large heap that is most of a boot's time."""
-    import gc  # pylint: disable=import-outside-toplevel
-
-    monkeypatch.setattr(gc, "collect", lambda *a: 0)
 
 
 class Recorder(FlashNvm):
@@ -131,7 +124,7 @@ def test_T6_a_boot_with_less_than_the_reserve_free_compacts_before_the_game_and_
     compacts then (one erase, the heap tidy), keeping the kept game; the
     store holds no 4 KB image buffer at the table (it is allocated for a
     compaction only)."""
-    from pisti_app.saves import RESERVE  # pylint: disable=import-outside-toplevel
+    from pisti_app.saves import RESERVE
 
     nvm = FlashNvm()
     _fill_to(RESERVE - 400)(nvm)
@@ -139,7 +132,7 @@ def test_T6_a_boot_with_less_than_the_reserve_free_compacts_before_the_game_and_
     st = d.status()
     store = d.app.saves.store
     assert st["screen"] == "table" and nvm.erases == 1 and store.free > RESERVE
-    assert store._buf is None  # pylint: disable=protected-access
+    assert store._buf is None
     play(d, choose(my_turn(d)))  # a play: appended, no erase
     assert nvm.erases == 1 and d.status()["ply"] > 0
     deck = bytes(d.app.session.hand.deck)
@@ -203,7 +196,7 @@ class Reboots:
     def _boot(self, image):
         rig = shims.install("pico", settings_path=self.settings, nvm=FlashNvm(data=image))
         try:
-            import pisti_app  # pylint: disable=import-outside-toplevel
+            import pisti_app
 
             app = pisti_app.boot()
             self.boots += 1
@@ -279,8 +272,8 @@ def reference_match(tmp_path, seeds=(21, 9), prefill=None, start=None):
     writes logged: Pişti to 101 through the buttons, or ``start`` (like
     "yedili:4:usta") with seat 0 played through the outside-bot hook.
     Returns the log and the final ranking."""
-    from test_app_boot import Device  # pylint: disable=import-outside-toplevel
-    from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+    from console import Device
+    from pisti_core.bots import make_bot
 
     rec = Recorder()
     if prefill is not None:
@@ -309,7 +302,7 @@ def reference_match(tmp_path, seeds=(21, 9), prefill=None, start=None):
 def _fill_to(free):
     """A prefill for reference_match: settings records until at most
     ``free`` bytes are left in the log."""
-    from pisti_app.prefs import defaults, pack  # pylint: disable=import-outside-toplevel
+    from pisti_app.prefs import defaults, pack
 
     def prefill(nvm):
         store = Store(nvm)
@@ -376,7 +369,7 @@ def test_T6_power_cut_sweep_over_a_compaction_in_the_middle_of_a_game(tmp_path, 
     cut point of the first hand's writes, that compaction included, is cut
     and rebooted: the game in progress is as before or after the write,
     or (inside the compaction, before its record is programmed) lost whole."""
-    from pisti_app import saves  # pylint: disable=import-outside-toplevel
+    from pisti_app import saves
 
     monkeypatch.setattr(saves, "RESERVE", 0)
     log, _ = reference_match(tmp_path, seeds=(9,), prefill=_fill_to(150))
@@ -398,7 +391,7 @@ _LOGS = {}
 def match_log(tmp_path):
     """The writes of one rated match from after its boot (computed once)."""
     if "match" not in _LOGS:
-        from test_app_boot import Device  # pylint: disable=import-outside-toplevel
+        from console import Device
 
         rec = Recorder()
         d = Device(tmp_path, nvm=rec, PISTI_SEED=9, **MATCH)

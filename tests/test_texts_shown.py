@@ -1,11 +1,11 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
 """Every text of both languages (and of both button sets) against the code
-that asks for it and the font cells it is drawn in (issue 13): no key the
+that asks for it and the font cells it is drawn in: no key the
 code asks for is missing, no text is left that nothing shows, and every
 text, with its widest values filled in, goes through the firmware's own
 ``gfx.Text`` to glyphs the font has, within the 25 small (or 21 medium)
-columns of its place. The screens that show the wordings of issue 13 are
+columns of its place. The screens that show the newcomer's wordings are
 tested in test_wording.py."""
 
 import os
@@ -26,7 +26,8 @@ TEXT_FILES = ("str_en.py", "str_tr.py")
 # of pisti_core.table.leave_branch, "nvm_" + the saves' state (app.py),
 # "r_" + a P-12 row of results_pisti, t(game) for "pisti" / "yedili", a
 # menu's help key + "_edit" (pisti_app.menu: three buttons editing a value).
-DYNAMIC = (r"r_(cards|aces|jacks|two_clubs|ten_diamonds|majority|pistis|jack_pistis)", r"help_(settings|new|host)_edit", r"lv_(acemi|kalfa|usta|person)", r"cost_\w+", r"nvm_(reset|recovered)", r"pisti|yedili")
+DYNAMIC = (r"r_(cards|aces|jacks|two_clubs|ten_diamonds|majority|pistis|jack_pistis)", r"help_(settings|new|host)_edit",
+           r"lv_(acemi|kalfa|usta|person)", r"cost_\w+", r"nvm_(reset|recovered)", r"pisti|yedili")
 
 # Drawn in the medium font (menu rows, the match end's head line): 21 columns.
 MEDIUM = ("continue", "new_game", "rankings", "settings", "rules", "about", "game", "players",
@@ -109,8 +110,8 @@ def test_every_text_draws_in_its_font_within_its_place(lang):
         cols = 21 if font == "medium" else 25
         for line in lines_of(s, key):
             lbl = gfx.label(font, line, 0, 0)
-            sheet = lbl._f  # pylint: disable=protected-access
-            grid = lbl._grid  # pylint: disable=protected-access
+            sheet = lbl._f
+            grid = lbl._grid
             assert len(line) <= cols, (lang, key, line)
             for i, ch in enumerate(line):
                 want = sheet.index(ord(ch))

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The README's commands typed as written (issue 21, item 3): ``python
+"""The README's commands typed as written: ``python
 tools/sim.py ...`` started by a Python that is not the project's .venv runs
 under .venv (tools/useenv.py); without a .venv a tool says in one line what
 to run."""

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Play it in a browser (issue 14): the page of tools/web (the firmware in
+"""Play it in a browser: the page of tools/web (the firmware in
 MicroPython's WebAssembly VM with the Pico's heap, over the heap gauge's
 stand-ins) in headless Chromium, driven by tools/web/browser_test.mjs.
 
@@ -13,10 +13,10 @@ FeatherWing's menu); a reload
 resumes the game from localStorage with Continue (T-6); a heap over the cap
 shows the firmware's out-of-memory notice, and OK restarts into the saved
 game; every documented start mode loads on both profiles, with varied
-seeds, without a trap or a traceback (issue 21: several VMs in one realm
-trapped, yedili:3/4 ran out while booting); a VM stuck inside WebAssembly
+seeds, without a trap or a traceback (several VMs in one realm, and
+yedili:3/4's boot, are the risks); a VM stuck inside WebAssembly
 is stopped by the page's watchdog, and the page says so; link play
-(issue 18, ?link=1): two consoles side by side, a Pico and a FeatherWing,
+(?link=1): two consoles side by side, a Pico and a FeatherWing,
 each its own VM in its own worker, their UARTs joined in the page, host
 and join by the page's keyboard and play to the same ply of the same game,
 and two tabs (cable=a, cable=b) do it over a BroadcastChannel; a bad query value is named on
@@ -39,7 +39,7 @@ import pytest
 from PIL import Image
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "web"))
-import probe  # noqa: E402  (tools/web/probe.py: the start modes, the queries, how a load ended)
+import probe  # (tools/web/probe.py: the start modes, the queries, how a load ended)
 
 # One worker runs every test of this file under pytest-xdist (tools/test.sh):
 # they share the module fixture's one long run.
@@ -62,7 +62,7 @@ POINTS = {
                     ["--profile", "featherwing", "--seed", "7", "--keys", "B,C,C"]),
 }
 SHOT_OF = "yedili_hand"  # the page screenshot in the README
-# issue 19: WAIT:MS in the page's key scripts as in the simulator's: 36 s alone at the main menu, the demo plays
+# WAIT:MS in the page's key scripts as in the simulator's: 36 s alone at the main menu, the demo plays
 WAIT = {"name": "wait", "query": "?seed=7&keys=WAIT:36000"}
 # through the menus into a Pişti game, four plies; after the reload: Continue
 RELOAD = {"first": "?seed=7&keys=A,A,UP,A,A,A", "then": "?keys=A,A"}
@@ -77,7 +77,7 @@ OOM = {"query": "?seed=7&cap=%d&start=yedili:4:usta&watchdog=8000&keys=A" % OOM_
 LOADS = probe.queries(1, seed0=101, keys={"pico": "A*2", "featherwing": "B*2"})
 # the test hook: the VM loops inside WebAssembly before it boots; the watchdog stops it
 HANG = {"query": "?hang=1&watchdog=1500"}
-# link play (issue 18): console A a Pico (w/s move, F = A), console B a FeatherWing (J = A moves up,
+# link play: console A a Pico (w/s move, F = A), console B a FeatherWing (J = A moves up,
 # L = C down, K = B selects); A hosts, B joins and takes the offer, each plays when its turn comes
 LINK = {"query": "?link=1&seed=7&profile2=featherwing", "plies": 4,
         "keys": [{"UP": "w", "DOWN": "s", "OK": "f"}, {"UP": "j", "DOWN": "l", "OK": "k"}]}
@@ -85,7 +85,8 @@ LINK = {"query": "?link=1&seed=7&profile2=featherwing", "plies": 4,
 LINK_LAYOUT = {"query": "?link=1&seed=7&profile2=featherwing", "width": 760}
 # the same between two tabs (cable=a, cable=b: a BroadcastChannel), each with the page's own keys
 LINK_TABS = {"tabs": ["?cable=a&seed=7", "?cable=b&seed=7"], "plies": 1,
-             "keys": [{"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "z"}, {"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "Enter"}]}
+             "keys": [{"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "z"},
+                      {"UP": "ArrowUp", "DOWN": "ArrowDown", "OK": "Enter"}]}
 # bad query values: name -> (query, {parameter: words its one line on the page says}); the
 # other parameters in the query are good ones
 QUERIES = {
@@ -282,7 +283,7 @@ def test_screenshot_for_the_readme(run):
 
 
 def test_link_play_two_consoles_in_the_page(run):
-    """Issue 18 item 7: ?link=1 shows two consoles (here a Pico and a
+    """?link=1 shows two consoles (here a Pico and a
     FeatherWing, profile2=featherwing), each its own VM in its own worker;
     by the page's keys A hosts from Link play and B joins, and both sit at
     the same game (the link's deal, L-3) and see each other's plays (L-4)."""

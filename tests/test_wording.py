@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The wordings of issue 13 on the screens that show them, in both
+"""The newcomer's wordings on the screens that show them, in both
 languages and on both boards: the person's own verb forms in Pis Yedili
 ("3 kart çektin", "Pas geçtin", "El N: Bitirdin"), Turkish addressed as
 *sen* throughout, the game menu that is no pause (T-3: a rated game's
@@ -14,23 +14,17 @@ import re
 
 import pytest
 
-from test_app_boot import device, labels_out_of_bounds  # noqa: F401  pylint: disable=unused-import
+from console import labels_out_of_bounds
 from test_app_strings import region_matches_text
-from test_featherwing import wing  # noqa: F401  pylint: disable=unused-import
 from test_app_yedili import play as yedili_play
 
 from pisti_app import rules_tr, str_tr
 
+# gc.collect() collects nothing in this module's tests (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("quick_gc")
+
 TR_CLOCK = re.compile(r"^\d+sn$")
 EN_CLOCK = re.compile(r"^\d+s$")
-
-
-@pytest.fixture(autouse=True)
-def quick_gc(monkeypatch):
-    """No full collection at every screen change under pytest's big heap."""
-    import gc  # pylint: disable=import-outside-toplevel
-
-    monkeypatch.setattr(gc, "collect", lambda *a: 0)
 
 
 def my_turn(d, limit_ms=60000):
@@ -91,8 +85,8 @@ def test_the_persons_draw_and_pass_are_in_the_second_person(device, lang, drew, 
             break
     assert seen == {"draw": True, "pass": True}, seen
     # A bot's draw stays in the third person
-    from pisti_app.yedili_parts import play_text  # pylint: disable=import-outside-toplevel
-    from pisti_core.yedili import DRAW  # pylint: disable=import-outside-toplevel
+    from pisti_app.yedili_parts import play_text
+    from pisti_core.yedili import DRAW
 
     h = d.app.session.match.hand
     text = play_text(h, h.phase, 1, DRAW, "Bot", bytes([h.hn[0], h.hn[1] - 2]))
@@ -101,7 +95,7 @@ def test_the_persons_draw_and_pass_are_in_the_second_person(device, lang, drew, 
 
 def test_the_persons_muamele_pick_is_in_the_second_person(device):
     """Y-15: the person's pick reads "7\u2663 çektin", not "Sen: 7\u2663 çekti"."""
-    from test_app_yedili import GoOut, move_cursor, muamele_session  # pylint: disable=import-outside-toplevel
+    from test_app_yedili import GoOut, move_cursor, muamele_session
 
     d = device(PISTI_DELAY=100, PISTI_SEED=9, PISTI_LANG="tr")
     d.press("A")
@@ -115,7 +109,7 @@ def test_the_persons_muamele_pick_is_in_the_second_person(device):
     move_cursor(d, 0)
     d.press("A", after=20)
     card = h.muamele[0][-1]
-    from pisti_app.names import card_text  # pylint: disable=import-outside-toplevel
+    from pisti_app.names import card_text
 
     want = "%s çektin" % card_text(card) + (" +3" if (card % 52) >> 2 == 6 else "")
     assert d.status()["message"] == want and d.app.screen.msg.text == want
@@ -123,7 +117,7 @@ def test_the_persons_muamele_pick_is_in_the_second_person(device):
 
 def went_out(make):
     """Y-12: the person went out: "El 1: Bitirdin", not "El 1: Sen çıktı"."""
-    from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+    from pisti_core.bots import make_bot
 
     for seed in range(1, 12):
         d = make(PISTI_START="yedili:2:acemi", PISTI_LANG="tr", PISTI_SEED=seed, PISTI_DELAY=0)

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""What a newcomer meets at the Pis Yedili table (issue 13, items 1, 6, 8):
+"""What a newcomer meets at the Pis Yedili table:
 every effect said on the message line as it happens (an Ace, Y-9; a ten
 turning the play back, Y-8; a twin, Y-10), the Draw button offered only
 when drawing is legal (Y-3, Y-9), cards drawn since the person's last play
@@ -12,8 +12,7 @@ told, so the bots' levels cannot change them."""
 
 import pytest
 
-from test_app_boot import device  # noqa: F401  pylint: disable=unused-import
-from test_featherwing import Wing
+from console import Wing
 from test_sim import run_sim, status_of
 
 from pisti_core.cards import parse_card
@@ -82,7 +81,7 @@ class Buttons:
 
 def seat_session(d, players, dealer, deck, bots):
     """The hand of ``deck`` at the table of ``d`` with outside bots ``bots`` (seat: Told)."""
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
+    from pisti_app.session import GameSession
 
     d.press("B" if isinstance(d, Wing) else "A")  # past the splash, as a person would
     d.run(100)
@@ -246,7 +245,7 @@ def test_the_128x64_table_text_touches_no_card_and_the_why_popup_has_clean_edges
     ("tr", "El 1: Deste bitti", ["Kart", "Mu", "El", "Top."]),
 ])
 def test_the_hand_end_after_the_stock_ran_out_fits_its_title_and_heads_every_column(tmp_path, lang, title, heads):
-    # The issue's own key script: play the card under the cursor, else draw and pass (Y-13).
+    # A newcomer's key script: play the card under the cursor, else draw and pass (Y-13).
     keys = ",".join(["A,UP,A,DOWN"] * 34 + ["A"])
     shot = str(tmp_path / "he.png")
     code, out, err = run_sim("--headless", "--seed", "11", "--start", "yedili:2:acemi", "--lang", lang,
@@ -258,7 +257,7 @@ def test_the_hand_end_after_the_stock_ran_out_fits_its_title_and_heads_every_col
     assert texts[:6] == [title, "A \u25b6"] + heads
     you = texts.index("Sen" if lang == "tr" else "You")
     assert texts[you:you + 5] == [texts[you], "186", "-", "186", "186"]  # cards, Muamele, hand, match
-    from PIL import Image  # pylint: disable=import-outside-toplevel
+    from PIL import Image
 
     image = Image.open(shot).convert("L")
     lit = [[image.getpixel((4 * x + 1, 4 * y + 1)) > 128 for x in range(128)] for y in range(24)]

@@ -1021,7 +1021,7 @@ def test_T5_observation_ignores_hidden_cards_along_random_hands(players):
         perm = list(unseen)
         rng.shuffle(perm)
         other = list(deck)
-        for i, c in zip(where, perm):
+        for i, c in zip(where, perm, strict=True):
             other[i] = c
         a, b = YediliHand(players, dealer, deck), YediliHand(players, dealer, other)
         assert a.observe(seat) == b.observe(seat)
@@ -1034,7 +1034,7 @@ def test_T5_observation_ignores_hidden_cards_along_random_hands(players):
 # -- R-1 .. R-4 replays of stacked hands, CPython and MicroPython ------------------------------
 def _replay(exe, lines):
     r = subprocess.run([exe, os.path.join(ROOT, "tools", "replay.py")], cwd=ROOT,
-                       input="".join(l + "\n" for l in lines), capture_output=True,
+                       input="".join(ln + "\n" for ln in lines), capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     return r.stdout.splitlines()
@@ -1058,7 +1058,7 @@ def test_R1_R4_replays_of_stacked_hands_agree_under_both_interpreters():
     out = _replay(PYTHON, lines)
     assert out == _replay(MICROPYTHON, lines)
     got = [json.loads(x) for x in out]
-    for (n, d, c, m), g in zip(cases, got):
+    for (n, d, c, m), g in zip(cases, got, strict=True):
         st = YediliHand(n, d, parse_deck(c, Y.decks_for(n)))
         try:
             run(st, m)

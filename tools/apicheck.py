@@ -45,7 +45,8 @@ def run(paths=()):
     try:
         out = json.loads(proc.stdout)
     except ValueError:
-        raise RuntimeError("pyright gave no report (exit %d):\n%s%s" % (proc.returncode, proc.stdout, proc.stderr))
+        raise RuntimeError("pyright gave no report (exit %d):\n%s%s"
+                           % (proc.returncode, proc.stdout, proc.stderr)) from None
     errors = []
     for d in out.get("generalDiagnostics", []):
         if d.get("severity") != "error":

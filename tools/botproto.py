@@ -174,7 +174,7 @@ def parse_answer(obs, line):
         a = _parse_action(obs.game, text)
     except ValueError:
         raise BotFailure("answered with something that is not an action in R-2 notation",
-                         obs.seat, line)
+                         obs.seat, line) from None
     if a not in obs.legal():
         raise BotFailure("answered with an illegal action %s" % _action_str(obs.game, a),
                          obs.seat, line)
@@ -210,7 +210,7 @@ class ExternalBot:
         log = None
         try:
             if self.stderr is not None:
-                log = open(self.stderr, "ab")  # pylint: disable=consider-using-with
+                log = open(self.stderr, "ab")
                 log.write(("--- seat %s: %s (started %s)\n" % (
                     "?" if self.seat is None else self.seat, self.command,
                     time.strftime("%H:%M:%S"))).encode())
@@ -218,7 +218,7 @@ class ExternalBot:
             self.proc = subprocess.Popen(self._argv(), stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=log, bufsize=0)
         except OSError as e:
-            raise BotFailure("could not be started (%s)" % e, self.seat, None, self.command)
+            raise BotFailure("could not be started (%s)" % e, self.seat, None, self.command) from None
         finally:
             if log is not None:
                 log.close()  # the program has its own copy
@@ -284,11 +284,11 @@ class ExternalBot:
             self.proc.stdin.write(msg)
             self.proc.stdin.flush()
         except OSError:
-            raise self._fail("stopped (it no longer reads its input)", None, seat)
+            raise self._fail("stopped (it no longer reads its input)", None, seat) from None
         line = self._readline(seat)
         try:
             return parse_answer(obs, line)
         except BotFailure as e:
             e.command = self.command
             self.close()
-            raise BotFailure(e.reason, seat, line, self.command)
+            raise BotFailure(e.reason, seat, line, self.command) from None

@@ -53,19 +53,19 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 if __name__ == "__main__":  # typed as python tools/deploy.py: the project's .venv
-    from tools import useenv  # noqa: E402
+    from tools import useenv
 
     useenv.reexec()
 
-from tools import settingstoml  # noqa: E402
-from tools.deploylib import DeployError, boards, bundle, envlibs, imports, mpyfile, shrink  # noqa: E402
-from tools.deploylib import skipped as _skipped  # noqa: E402
-from tools.deploylib.drives import find_drives  # noqa: E402
-from tools.deploylib.libs import (  # noqa: E402,F401 (library_name: for tests)
+from tools import settingstoml
+from tools.deploylib import DeployError, boards, bundle, envlibs, imports, mpyfile, shrink
+from tools.deploylib import skipped as _skipped
+from tools.deploylib.drives import find_drives
+from tools.deploylib.libs import (  # noqa: F401 (library_name: for tests)
     Runner, bundle_files, bundle_folder, bundle_name, circup_command, find_circup, library_name, read_requirements,
     run_circup, run_subprocess,
 )
-from tools.deploylib.settings import (  # noqa: E402,F401
+from tools.deploylib.settings import (
     merge_settings, profile_value, switch_profile,
 )
 
@@ -458,7 +458,8 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
         plan.copies.append((rel, src, "changed" if dest.exists() else "new"))
         record = old_files.get(rel)
         if isinstance(record, dict) and dest.is_file() and digest(dest) != (record.get("size"), record.get("sha256")):
-            plan.warnings.append(f"{rel} was edited on the board since the last deploy; the project's version replaces it")
+            plan.warnings.append(f"{rel} was edited on the board since the last deploy; "
+                                 "the project's version replaces it")
     # code.py goes last so CircuitPython's auto-reload never starts a half-copied program.
     plan.copies.sort(key=lambda item: (item[0] == ENTRY, item[0]))
 
@@ -500,7 +501,8 @@ def make_plan(args, drive: Path, info: BootInfo | None, work_dir: Path, out) -> 
         if rel.endswith(".mpy"):
             twin = rel[:-4] + ".py"
             if twin not in removed and (drive / twin).is_file():
-                plan.warnings.append(f"{twin} on the drive hides the new {rel} (CircuitPython imports .py first); delete it")
+                plan.warnings.append(f"{twin} on the drive hides the new {rel} "
+                                     "(CircuitPython imports .py first); delete it")
 
     # settings.toml
     _plan_settings(plan, args, drive, manifest.get("profile"))
@@ -647,7 +649,7 @@ def check_imports(plan: Plan, info: BootInfo | None, planned: bool) -> dict[str,
         dirs |= {parent for rel in files for parent in _parents(rel)}
         bad: list[str] = []
 
-        def read(rel: str):
+        def read(rel: str, files=files, bad=bad):
             path = files[rel]
             if rel in plan.py_sources:
                 return imports.py_imports(plan.py_sources[rel].read_bytes(), rel)

@@ -35,7 +35,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
-from tools.generated import write_or_check  # noqa: E402  pylint: disable=wrong-import-position
+from tools.generated import write_or_check
 
 FONT_DIR = os.path.join(ROOT, "assets", "fonts")
 COLS = 16
@@ -51,7 +51,7 @@ def sheet_bytes(pcf_path):
     cw, ch, _, _ = font.get_bounding_box()
     ascent, descent = font.ascent, font.descent
     font.load_glyphs(range(0x10000))
-    codes = sorted(c for c, g in font._glyphs.items() if g is not None)  # pylint: disable=protected-access
+    codes = sorted(c for c, g in font._glyphs.items() if g is not None)
     n = len(codes)
     # The longest run of consecutive codes.
     best = (0, 0)

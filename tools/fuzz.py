@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Button-mash fuzzing of the firmware in the headless simulator (issue 12).
+"""Button-mash fuzzing of the firmware in the headless simulator.
 
 ::
 
@@ -67,13 +67,13 @@ _ROOT = os.path.dirname(_HERE)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 if __name__ == "__main__":  # typed as python tools/fuzz.py: the project's .venv
-    from tools import useenv  # noqa: E402
+    from tools import useenv
 
     useenv.reexec("adafruit_blinka")
 
-import tools.shims  # noqa: E402,F401  (sets BLINKA_OS_AGNOSTIC before anything imports board)
-from tools.simlib.headless import Headless, ScriptDriver  # noqa: E402
-from tools.simlib.session import IDLE_MS, WAIT_MS, Console, Session, SimDone  # noqa: E402
+import tools.shims  # noqa: F401 (sets BLINKA_OS_AGNOSTIC before anything imports board)
+from tools.simlib.headless import Headless, ScriptDriver
+from tools.simlib.session import IDLE_MS, WAIT_MS, Console, Session, SimDone
 
 PROFILES = ("pico", "featherwing")
 LEVELS = ("acemi", "kalfa", "usta")
@@ -237,7 +237,7 @@ def position(app):
 
 def _restore(header, actions, below):
     """The position a saved header + actions restores to (as the device would)."""
-    from pisti_app.session import GameSession  # pylint: disable=import-outside-toplevel
+    from pisti_app.session import GameSession
 
     state = random.getstate()  # the checks must not move the firmware's random
     try:
@@ -249,7 +249,7 @@ def _restore(header, actions, below):
 
 def decode_nvm(data, below):
     """(store state, saved position or None) of an nvm image."""
-    from pisti_core.nvlog import Store  # pylint: disable=import-outside-toplevel
+    from pisti_core.nvlog import Store
 
     st = Store(bytearray(data), 0, bytearray(len(data)))
     state = st.load()
@@ -399,7 +399,7 @@ class Fuzzer:
         ref = self.session_ref
         if ref is not None and ref[0] is s:
             old, hand = ref[1], ref[2]
-            if len(old) != len(st["totals"]) or any(a < b for a, b in zip(st["totals"], old)):
+            if len(old) != len(st["totals"]) or any(a < b for a, b in zip(st["totals"], old, strict=True)):
                 self.fail("the totals went from %r down to %r within a match" % (old, st["totals"]))
             if st["hand"] < hand:
                 self.fail("the hand number went from %d back to %d" % (hand, st["hand"]))
@@ -417,9 +417,10 @@ class Fuzzer:
         self.nvm_writes = key
         try:
             saved = decode_nvm(nvm.snapshot(), app.below)[1]
-        except Exception as exc:  # pylint: disable=broad-except
+        except Exception as exc:
             self.fail("the saved state does not decode: %s: %s" % (type(exc).__name__, exc))
-        if app.session is not None and getattr(app, "demo", None) is None:  # (a demo is never saved: the kept game stays)
+        # (a demo is never saved: the kept game stays)
+        if app.session is not None and getattr(app, "demo", None) is None:
             if saved != pos:
                 self.fail("the nvm holds %s, the game in play is %s" % (_short(saved), _short(pos)))
         elif (saved is None) != (app.kept is None):
@@ -443,7 +444,8 @@ class Fuzzer:
         ch = self.chain
         if pos != ch.last and pos not in ch.cut_pos:
             self.fail("the game resumed at %s; last shown %s%s%s" % (
-                _short(pos), _short(ch.last), ", at the cut %s" % " or ".join(_short(p) for p in ch.cut_pos) if ch.cut_pos else "",
+                _short(pos), _short(ch.last),
+                ", at the cut %s" % " or ".join(_short(p) for p in ch.cut_pos) if ch.cut_pos else "",
                 " (the power was cut in the saves' %r%s)" % (ch.cut_write[0], ", erasing" if ch.cut_erase else "")
                 if ch.cut_write else " (the power was cut outside the saves' calls)"))
 
@@ -620,8 +622,9 @@ class Fuzzer:
         return None
 
     def summary(self):
-        return {"presses": self.done, "per_profile": dict(sorted(self.per_profile.items())), "boots": self.boots, "power_cuts": self.cuts, "resumes": self.resumes,
-                "checks": self.checks, "langs": dict(sorted(self.langs.items())), "screens": dict(sorted(self.screens.items())),
+        return {"presses": self.done, "per_profile": dict(sorted(self.per_profile.items())), "boots": self.boots,
+                "power_cuts": self.cuts, "resumes": self.resumes, "checks": self.checks,
+                "langs": dict(sorted(self.langs.items())), "screens": dict(sorted(self.screens.items())),
                 "modes": len(self.modes), "faults": 0 if self.fault is None else 1, "chains": list(self.chains_run),
                 "tables": sorted("%s:%d:%s:%s" % (g, n, lv, "rated" if r else "practice")
                                  for g, n, lv, r in self.modes)}
@@ -629,7 +632,7 @@ class Fuzzer:
 
 def _hook(fuzzer, session):
     """Instrument this boot's firmware (frames, saves calls, Continue)."""
-    import busdisplay  # pylint: disable=import-outside-toplevel
+    import busdisplay
 
     cls = busdisplay.BusDisplay
     real = cls.__dict__["refresh"]
@@ -645,19 +648,19 @@ def _hook(fuzzer, session):
         return out
 
     cls.refresh = refresh
-    from pisti_app import games, saves  # pylint: disable=import-outside-toplevel
+    from pisti_app import games, saves
 
     ch = fuzzer.chain
     ch.writing = None
     ch.erasing = False
     nv = session.rig.nvm
-    write = nv._write  # pylint: disable=protected-access
+    write = nv._write
 
     def flash_write(start, data):
         ch.erasing = nv.snapshot()[start:start + len(data)] != b"\xff" * len(data)
         return write(start, data)
 
-    nv._write = flash_write  # pylint: disable=protected-access
+    nv._write = flash_write
 
     def wrap(kind, fn, arg, outer=False):
         def call(self, *args):
@@ -676,7 +679,7 @@ def _hook(fuzzer, session):
     saves.Saves.add = wrap("add", saves.Saves.add, lambda a: bytes(a[0]))
     saves.Saves.start = wrap("start", saves.Saves.start, lambda a: a[0].header())
     saves.Saves.end = wrap("end", saves.Saves.end, lambda a: None)
-    from pisti_core import nvlog  # pylint: disable=import-outside-toplevel
+    from pisti_core import nvlog
     # (the statistics, pisti_app.stats: written at a hand's end, before its last card is shown)
     real_stats = nvlog.Store.put_stats
 
@@ -733,8 +736,8 @@ def main(argv=None, out=None, err=None):
     p.add_argument("--replay", metavar="FAULT.json", help="play a fault's boots again, with the checks")
     p.add_argument("--fault-file", default=os.path.join(tempfile.gettempdir(), "pisti-fuzz-fault.json"), metavar="PATH",
                    help="where a fault's boots are written (%(default)s)")
-    p.add_argument("--part", metavar="K/N", help="play only the K-th of N shares of the run's chains (K = 1 .. N; the N "
-                   "parts together play exactly the whole run's chains, e.g. side by side)")
+    p.add_argument("--part", metavar="K/N", help="play only the K-th of N shares of the run's chains "
+                   "(K = 1 .. N; the N parts together play exactly the whole run's chains, e.g. side by side)")
     p.add_argument("--json", action="store_true", help="the summary as one JSON line")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     opts = p.parse_args(argv)

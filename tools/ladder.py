@@ -28,7 +28,7 @@ _ROOT = os.path.dirname(_HERE)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
-from tools import arena  # noqa: E402
+from tools import arena
 
 
 def rows_for(ref, modes=("pisti2", "pisti4", "yedili4"), yref=None):
@@ -117,8 +117,8 @@ def plot(path, rows, title):
     dr.text((10, 10), title, fill="black")
     vals = [r["mean_diff"] or 0.0 for r in rows]
     cis = [r["ci95"] or 0.0 for r in rows]
-    lo = min([0.0] + [v - c for v, c in zip(vals, cis)]) - 0.5
-    hi = max([0.0] + [v + c for v, c in zip(vals, cis)]) + 0.5
+    lo = min([0.0] + [v - c for v, c in zip(vals, cis, strict=True)]) - 0.5
+    hi = max([0.0] + [v + c for v, c in zip(vals, cis, strict=True)]) + 0.5
     x0, x1 = 260, w - 60
 
     def x(v):
@@ -133,7 +133,7 @@ def plot(path, rows, title):
             dr.text((x(v) - 6, h - 26), "%+d" % v if v else "0", fill="gray")
         v += step
     last = None
-    for i, (r, v, c) in enumerate(zip(rows, vals, cis)):
+    for i, (r, v, c) in enumerate(zip(rows, vals, cis, strict=True)):
         y = top + i * rh
         mode = _mode(r)
         if mode != last:

@@ -45,15 +45,15 @@ for _p in (ROOT, os.path.join(ROOT, "lib")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-from pisti_app.linkends import resume_lock  # noqa: E402
-from pisti_app.remote import LinkPlay, link_info  # noqa: E402
-from pisti_app.saves import Saves  # noqa: E402
-from pisti_app.session import GameSession  # noqa: E402
-from pisti_core import linkgame as G  # noqa: E402
-from pisti_core import linkproto as P  # noqa: E402
-from pisti_core.match import Match  # noqa: E402
-from tools.shims.nvm import FlashNvm, PowerCut  # noqa: E402
-from tools.shims.uart import Cable  # noqa: E402
+from pisti_app.linkends import resume_lock
+from pisti_app.remote import LinkPlay, link_info
+from pisti_app.saves import Saves
+from pisti_app.session import GameSession
+from pisti_core import linkgame as G
+from pisti_core import linkproto as P
+from pisti_core.match import Match
+from tools.shims.nvm import FlashNvm, PowerCut
+from tools.shims.uart import Cable
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 # (game, players, guest seat): Pişti 4p with the people as partners (2) or opponents (1, 3).
@@ -300,7 +300,7 @@ def run_match(args, rng, clock, cable, cons, st, lat):
                 lk.answer(True)
             if n:
                 if lk.phase != G.FAILED:
-                    pend.append((c, lk._pos()[0:2], now))  # noqa: SLF001
+                    pend.append((c, lk._pos()[0:2], now))
                 st["actions"] += n
                 last_progress = now
                 if args.tamper and rng.random() < args.tamper and c is guest and lk.phase == G.PLAY:
@@ -324,13 +324,14 @@ def run_match(args, rng, clock, cable, cons, st, lat):
             keep = []
             for c, pos, t0 in pend:
                 other = guest.link if c is host else host.link
-                if other._pos()[0:2] >= pos:  # noqa: SLF001
+                if other._pos()[0:2] >= pos:
                     lat.append(now - t0)
                 else:
                     keep.append((c, pos, t0))
             pend[:] = keep
         if a.phase == G.OVER and b.phase == G.OVER:
-            if (a.hands_done, P.record(a.match, a.hands_done, 0)) != (b.hands_done, P.record(b.match, b.hands_done, b.rot)):
+            if (a.hands_done, P.record(a.match, a.hands_done, 0)) != \
+                    (b.hands_done, P.record(b.match, b.hands_done, b.rot)):
                 st["desyncs"] += 1
                 st["lost"] += 1
             for _ in range(SETTLE_TICKS):  # a console that just booted into the ended hand (L-9) finishes it
@@ -387,8 +388,10 @@ def main(argv=None):
     ap.add_argument("--actions", type=int, default=2000, help="actions to play (whole matches; default 2000)")
     ap.add_argument("--loss", type=float, default=0.05, help="chance a byte is lost (default 0.05)")
     ap.add_argument("--corrupt", type=float, default=None, help="chance a byte is flipped (default loss/5)")
-    ap.add_argument("--cuts", type=float, default=0.01, help="chance an action is followed by a pulled cable (default 0.01)")
-    ap.add_argument("--power", type=float, default=0.01, help="chance an action is followed by a power cut (default 0.01)")
+    ap.add_argument("--cuts", type=float, default=0.01,
+                    help="chance an action is followed by a pulled cable (default 0.01)")
+    ap.add_argument("--power", type=float, default=0.01,
+                    help="chance an action is followed by a power cut (default 0.01)")
     ap.add_argument("--tamper", type=float, default=0.002,
                     help="chance a guest's action is followed by a silent change of its link's totals (default 0.002)")
     ap.add_argument("--seed", type=int, default=1)
@@ -398,7 +401,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if not 0 <= args.loss < 1:
         ap.error("--loss is a probability below 1, not %r" % args.loss)
-    global LEAN  # pylint: disable=global-statement
+    global LEAN
     LEAN = True if args.lean else None
     st = play(args)
     print(json.dumps(st))

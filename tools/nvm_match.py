@@ -33,14 +33,14 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if _ROOT not in sys.path:  # run as a script
     sys.path.insert(0, _ROOT)
 if __name__ == "__main__":  # typed as python tools/nvm_match.py: the project's .venv
-    from tools import useenv  # noqa: E402
+    from tools import useenv
 
     useenv.reexec("adafruit_blinka")
 if os.path.join(_ROOT, "lib") not in sys.path:
     sys.path.append(os.path.join(_ROOT, "lib"))
 
-import tools.shims as shims  # noqa: E402  (sets BLINKA_OS_AGNOSTIC before board)
-from tools.shims.nvm import FlashNvm  # noqa: E402
+import tools.shims as shims  # (sets BLINKA_OS_AGNOSTIC before board)
+from tools.shims.nvm import FlashNvm
 
 SHAPES = {
     "pisti-2": ("pisti:2:usta", 151),
@@ -71,8 +71,8 @@ def play_match(nvm, start, target, seed, workdir, max_ms=4 * 3600 * 1000):
     path = settings_toml(os.path.join(workdir, "settings.toml"), extra)
     rig = shims.install("pico", settings_path=path, nvm=nvm)
     try:
-        import pisti_app  # pylint: disable=import-outside-toplevel
-        from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+        import pisti_app
+        from pisti_core.bots import make_bot
 
         app = pisti_app.boot()
         app.bots[0] = make_bot(app.session.game, "greedy", random.Random(seed))

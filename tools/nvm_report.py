@@ -31,12 +31,12 @@ import sys
 if __package__ in (None, ""):  # run as a script: put the repo root on the path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if __name__ == "__main__":  # typed as python tools/nvm_report.py: the project's .venv
-    from tools import useenv  # noqa: E402
+    from tools import useenv
 
     useenv.reexec()
 
-from pisti_core.nvlog import Store  # noqa: E402
-from tools.shims.nvm import FlashNvm, PowerCut  # noqa: E402
+from pisti_core.nvlog import Store
+from tools.shims.nvm import FlashNvm, PowerCut
 
 RANKING_BYTES = 60  # 5 game variants x 3 levels x (games u16, points i16)
 SETTINGS_BYTES = 12

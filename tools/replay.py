@@ -32,10 +32,10 @@ _ROOT = _HERE + "/.." if _HERE != "." else ".."
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
-from pisti_core.cards import IllegalActionError, InvalidDeckError  # noqa: E402
-from pisti_core.record import parse_deck  # noqa: E402
-from pisti_core.match import new_hand  # noqa: E402
-from pisti_core.yedili import MUAMELE, PICK, decks_for  # noqa: E402
+from pisti_core.cards import IllegalActionError, InvalidDeckError
+from pisti_core.record import parse_deck
+from pisti_core.match import new_hand
+from pisti_core.yedili import MUAMELE, PICK, decks_for
 
 
 def _str(s):

@@ -20,8 +20,9 @@ Examples::
     python tools/sim.py --headless --start pisti:2:usta --seed 7 --keys "A*8" --record run.gif
     python tools/sim.py --start pisti:2:usta --bot 1=tools/examples/example_bot.py
     python tools/sim.py --headless --drive "unzipped/CircuitPython 10.x" --status   # a bundle, as copied to CIRCUITPY
-    python tools/sim.py --link                           # two linked consoles side by side (issue 18)
-    python tools/sim.py --headless --link --keys "A,DOWN*5,A,A,A,WAIT:4000" --keys2 "A,DOWN*5,A,DOWN,A,WAIT:2000,A" --status
+    python tools/sim.py --link                           # two linked consoles side by side
+    python tools/sim.py --headless --link --keys "A,DOWN*5,A,A,A,WAIT:4000" \\
+        --keys2 "A,DOWN*5,A,DOWN,A,WAIT:2000,A" --status
     python tools/sim.py --link 127.0.0.1:7777            # twice: the first listens, the second connects (TCP)
 
 ``--keys`` is a comma list of ``NAME[:HOLD_MS][*N]`` (``A*3``, ``B:900``
@@ -50,17 +51,17 @@ _ROOT = os.path.dirname(_HERE)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 if __name__ == "__main__":  # typed as python tools/sim.py: the project's .venv
-    from tools import useenv  # noqa: E402
+    from tools import useenv
 
     useenv.reexec("adafruit_blinka")
 
-import tools.shims  # noqa: E402,F401  (sets BLINKA_OS_AGNOSTIC before anything imports board)
-from tools.botproto import program_problem  # noqa: E402
-from tools.simlib import nvmfile  # noqa: E402
-from tools.simlib import script as scriptlib  # noqa: E402
-from tools.simlib.headless import UntilTimeout  # noqa: E402
-from tools.simlib.script import UsageError  # noqa: E402
-from tools.simlib.session import (  # noqa: E402
+import tools.shims  # noqa: F401 (sets BLINKA_OS_AGNOSTIC before anything imports board)
+from tools.botproto import program_problem
+from tools.simlib import nvmfile
+from tools.simlib import script as scriptlib
+from tools.simlib.headless import UntilTimeout
+from tools.simlib.script import UsageError
+from tools.simlib.session import (
     HOLD_MS, IDLE_MS, WAIT_MS, Console, Session, SimLimit, SimQuit, status_line)
 
 HEADLESS_MAX_MS = 600000
@@ -78,8 +79,8 @@ def build_parser():
     p = _Parser(prog="sim.py", description="Play the pisti firmware on the desktop (terminal, window or headless).",
                 epilog="Keys: comma list of NAME[:HOLD_MS][*N], names UP DOWN LEFT RIGHT A B (FeatherWing: A B C); "
                        "NAME+NAME+... is a burst, every key tapped within one tick; WAIT:MS leaves the console "
-                       "alone for MS ms of virtual time (e.g. WAIT:200000); UNTIL:SCREEN[:MS] presses nothing until that "
-                       "screen shows (e.g. UNTIL:table; at most MS ms, default 60000).")
+                       "alone for MS ms of virtual time (e.g. WAIT:200000); UNTIL:SCREEN[:MS] presses nothing "
+                       "until that screen shows (e.g. UNTIL:table; at most MS ms, default 60000).")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--headless", action="store_true", help="no screen: virtual time, play --keys, then exit")
     mode.add_argument("--window", action="store_true", help="a pygame window instead of the terminal")
@@ -95,7 +96,8 @@ def build_parser():
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="any other setting (repeatable)")
     p.add_argument("--keys", metavar="SCRIPT", help='headless (or --window) key script, e.g. "A*3,RIGHT,A"')
     p.add_argument("--script-keys", dest="keys", help=argparse.SUPPRESS)
-    p.add_argument("--hold", type=int, default=HOLD_MS, metavar="MS", help="how long a key-script tap holds (%(default)s)")
+    p.add_argument("--hold", type=int, default=HOLD_MS, metavar="MS",
+                   help="how long a key-script tap holds (%(default)s)")
     p.add_argument("--wait", type=int, default=WAIT_MS, metavar="MS",
                    help="after each key, let the app run at most this long (virtual ms, %(default)s)")
     p.add_argument("--idle", type=int, default=IDLE_MS, metavar="MS",
@@ -134,7 +136,7 @@ def build_parser():
     p.add_argument("--zoom", type=int, default=5, metavar="N", help="window scale (%(default)s)")
     p.add_argument("--code", help=argparse.SUPPRESS)  # another code.py (development)
     link = p.add_argument_group(
-        "link play (issue 18, RULES.md L-1 .. L-9)",
+        "link play (RULES.md L-1 .. L-9)",
         "--link alone: two consoles in this process joined by a virtual cable, side by side (terminal or "
         "--window; A on the left plays with w a s d, f = A, g = B; B on the right with the arrows, "
         "Enter = A, Backspace = B), or headless with --keys for console A and --keys2 for console B "
@@ -179,7 +181,7 @@ def _drive(opts):
     if not os.path.isfile(settings):
         return
     opts.settings_file = settings
-    from tools import settingstoml  # pylint: disable=import-outside-toplevel
+    from tools import settingstoml
 
     named = settingstoml.load(settings).get("PISTI_PROFILE")
     named = named.getenv("str") if named is not None else None  # (None: a value the board cannot read)
@@ -281,7 +283,7 @@ def _link_args(opts):
     if opts.link is None:
         return
     if opts.link != PAIR:
-        from tools.simlib.tcplink import parse_address  # pylint: disable=import-outside-toplevel
+        from tools.simlib.tcplink import parse_address
 
         opts.link_address = parse_address(opts.link)
         return
@@ -318,17 +320,17 @@ def run_pair(opts, out=None, err=None):
     out = out or sys.stdout
     err = err or sys.stderr
     if opts.headless:
-        from tools.simlib.linkfront import PairHeadless  # pylint: disable=import-outside-toplevel
+        from tools.simlib.linkfront import PairHeadless
 
         front = PairHeadless([opts.steps, opts.b.steps], wait_ms=opts.wait, idle_ms=opts.idle)
     elif opts.window:
-        from tools.simlib.linkfront import PairWindow  # pylint: disable=import-outside-toplevel
+        from tools.simlib.linkfront import PairWindow
 
         front = PairWindow([opts.buttons, opts.b.buttons], zoom=opts.zoom,
                            steps=[opts.steps, opts.b.steps] if (opts.keys or opts.keys2) is not None else None,
                            wait_ms=opts.wait, idle_ms=opts.idle)
     else:
-        from tools.simlib.linkfront import PairTerminal  # pylint: disable=import-outside-toplevel
+        from tools.simlib.linkfront import PairTerminal
 
         front = PairTerminal([opts.buttons, opts.b.buttons], cells=opts.cells, hold_ms=opts.hold,
                              long_ms=opts.long_ms)
@@ -345,9 +347,9 @@ def run_pair(opts, out=None, err=None):
                 claim.close()
 
 
-def _run_pair(opts, front, realtime, held, out, err):  # pylint: disable=too-many-arguments,too-many-branches
+def _run_pair(opts, front, realtime, held, out, err):
     """run_pair(), its front end made and the consoles' saves files held."""
-    from tools.simlib.pair import Pair  # pylint: disable=import-outside-toplevel
+    from tools.simlib.pair import Pair
 
     sessions = []
     for name, profile, overrides, claim in (("A", opts.profile, opts.overrides, held[0]),
@@ -369,7 +371,7 @@ def _run_pair(opts, front, realtime, held, out, err):  # pylint: disable=too-man
         err.write("sim: interrupted\n")
         return 130
     code = 0
-    for name, twin in zip("AB", pair.twins):
+    for name, twin in zip("AB", pair.twins, strict=True):
         s = twin.session
         if twin.error is not None:
             err.write("sim: console %s: %s: %s\n" % (name, type(twin.error).__name__, twin.error))
@@ -405,15 +407,15 @@ def _run_pair(opts, front, realtime, held, out, err):  # pylint: disable=too-man
 def make_frontend(opts):
     """The front end the options ask for."""
     if opts.headless:
-        from tools.simlib.headless import Headless, ScriptDriver  # pylint: disable=import-outside-toplevel
+        from tools.simlib.headless import Headless, ScriptDriver
 
         return Headless(ScriptDriver(opts.steps, wait_ms=opts.wait, idle_ms=opts.idle))
     if opts.window:
-        from tools.simlib.window import Window  # pylint: disable=import-outside-toplevel
+        from tools.simlib.window import Window
 
         return Window(opts.buttons, zoom=opts.zoom, steps=opts.steps if opts.keys is not None else None,
                       wait_ms=opts.wait, idle_ms=opts.idle, unattended=opts.max_ms is not None)
-    from tools.simlib.terminal import Terminal  # pylint: disable=import-outside-toplevel
+    from tools.simlib.terminal import Terminal
 
     return Terminal(opts.buttons, cells=opts.cells, hold_ms=opts.hold, long_ms=opts.long_ms)
 
@@ -476,7 +478,7 @@ def _goodbye(session, held, err, name=""):
     the game on its table is kept to Continue."""
     try:
         status = session.app_status()
-    except Exception:  # pylint: disable=broad-except
+    except Exception:
         status = {}
     playing = bool(status.get("game")) and not status.get("over") and not status.get("demo")
     who = "console %s: " % name if name else ""
@@ -494,7 +496,7 @@ def _tcp_end(opts, err):
     tcp = getattr(opts, "link_address", None)
     if tcp is None:
         return None
-    from tools.simlib.tcplink import TcpEnd  # pylint: disable=import-outside-toplevel
+    from tools.simlib.tcplink import TcpEnd
 
     try:
         return TcpEnd(tcp)
@@ -527,7 +529,7 @@ def run(opts, out=None, err=None):
             held.close()
 
 
-def _run(opts, frontend, console, log, end, held, out, err):  # pylint: disable=too-many-arguments
+def _run(opts, frontend, console, log, end, held, out, err):
     """run(), its front end, link end and saves file made."""
     by_hand = not opts.headless and opts.keys is None
     realtime = by_hand or end is not None  # two processes: each clock follows real time, so the link's timers agree

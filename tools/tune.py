@@ -37,8 +37,8 @@ _ROOT = os.path.dirname(_HERE)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
-from tools import arena  # noqa: E402
-from tools.botlab import weighted_name  # noqa: E402
+from tools import arena
+from tools.botlab import weighted_name
 
 
 def usta_weights(game, players=2):

@@ -24,9 +24,9 @@ if __name__ == "__main__":  # typed as python tools/wiring.py: the project's .ve
 
     useenv.reexec("PIL")
 
-from PIL import Image, ImageDraw, ImageFont  # noqa: E402
+from PIL import Image, ImageDraw, ImageFont
 
-from tools import settingstoml  # noqa: E402
+from tools import settingstoml
 
 PROFILE = ROOT / "tools" / "boards" / "pico.toml"
 OUT = ROOT / "tools" / "wiring.png"
@@ -278,7 +278,8 @@ def render(prof: dict) -> Image.Image:
         rows.append(("piezo +", f"pin {buzzer}  {prof['buzzer']}", COLORS["BUZ"]))
         rows.append(("piezo -", f"pin {gnd_buzzer}  GND", COLORS["GND"]))
     box_h = 40 + 24 * len(rows)
-    dg.d.rounded_rectangle((lx - 14, ly - 14, W - 20, ly + box_h), radius=8, fill=(246, 246, 246), outline=(210, 210, 210))
+    dg.d.rounded_rectangle((lx - 14, ly - 14, W - 20, ly + box_h), radius=8, fill=(246, 246, 246),
+                           outline=(210, 210, 210))
     dg.text((lx, ly), "Connections", dg.f_bold)
     for i, (part, pin, color) in enumerate(rows):
         y = ly + 34 + i * 24

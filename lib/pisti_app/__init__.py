@@ -23,7 +23,7 @@ def boot(resume=False):
     :data:`current` and return it. ``resume``: straight back into the game
     kept in the saves, if there is one (the restart after running out of
     memory)."""
-    global current  # pylint: disable=global-statement
+    global current
     from pisti_app.app import App
     from pisti_app.hw import Hardware
 
@@ -60,7 +60,7 @@ def run():
     by ``supervisor.reload()``, on a desktop rig in this process). The
     app's ``restart`` (a link game's start on the board) restarts the same
     way, without a notice."""
-    global current  # pylint: disable=global-statement
+    global current
     import gc
     import time
 
@@ -97,5 +97,5 @@ def run():
                 time.sleep(1)  # (the reload comes at the next bytecode)
         except (ImportError, AttributeError):
             pass
-        except Exception:  # pylint: disable=broad-except
+        except Exception:
             pass  # a desktop rig's supervisor: boot again here

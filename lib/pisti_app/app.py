@@ -48,7 +48,7 @@ if _CHECKING:  # (names the board has interned already: an import here costs not
     import pisti_app.games
     import pisti_app.session
     import pisti_app.remote
-    import pisti_app.demo
+    import pisti_app.demo  # noqa: F401 (named in a type comment only: the board has no typing module)
 
 # Modules only the menus use: unloaded while a table is shown. Each list is
 # one string, split when used: on the board a name of more than 10 characters
@@ -194,7 +194,7 @@ class App(GameFlow):
             nxt[0](*nxt[1])
         if (self.demo is None and self.nap < 2 and self.stack[-1].name == "menu" and len(self.stack) == 1
                 and ticks_diff(now, self._woke) >= _DEMO_IDLE
-                and not any(self.input._down)):  # pylint: disable=protected-access
+                and not any(self.input._down)):
             self.watch()  # 30 s alone at the main menu (and no key held): the demo
         if self.demo is not None:
             self.demo.tick(now)

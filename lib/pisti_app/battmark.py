@@ -4,7 +4,7 @@
 `pisti_app.battmark`
 ====================
 
-The battery (issue 19), what is not read every 10 s: the mark of the
+The battery, what is not read every 10 s: the mark of the
 title bars (a 9x6 battery, black on white, its charge drawn while on
 battery power and left out when the battery is low), loaded by
 :func:`pisti_app.gfx.title_bar` and the list menus while a title bar is built; and what a

@@ -66,7 +66,7 @@ class Confirm(Screen):
     def close(self):
         # What it answered with (closures of the screen that asked, and their
         # module) and its labels go now, even if a stale word on a board's
-        # stack still points at this object: ~1 KB on an emulated link guest.
+        # stack still points at this object: about 1 KB at a link guest's table.
         self.on_yes = _closed
         if self.on_no is not None:
             self.on_no = _closed

@@ -4,7 +4,7 @@
 `pisti_app.demo`
 ================
 
-The demo that plays itself (issue 19): "Watch" in the main menu, or 30 s
+The demo that plays itself: "Watch" in the main menu, or 30 s
 without a key there (``App.tick``). Bots sit at every seat and play whole
 matches, the games in turn (:data:`MODES`: Pişti 2p, Pis Yedili 3p,
 Pişti 4p, Pis Yedili 4p, again), on the usual tables with a DEMO banner
@@ -102,12 +102,12 @@ class Demo:
         app.drop_menus()
         app.session = None
         app.bots = [None, None, None, None]
-        app._timer = None  # pylint: disable=protected-access
+        app._timer = None
         # The last match's screens and the other game's modules go; this
         # game's stay (a match after a match of the same game reuses them).
         app.forget("pisti_app.match_end", "pisti_app.results", *(_PISTI if game == "yedili" else _YEDILI))
         gc.collect()
-        app._saves = NoSaves(app._nvm)  # pylint: disable=protected-access
+        app._saves = NoSaves(app._nvm)
         from pisti_app.session import GameSession
         s = GameSession.new(game, players, [LEVEL] * players, 101 if game == "pisti" else None, app.below)
         s.demo = True  # no person at the table: every seat is named a bot (pisti_app.names)
@@ -118,7 +118,7 @@ class Demo:
             bots[seat] = make_bot(game, LEVEL, random)
         app.bots = bots
         self.next = False
-        app.show(app._table())  # pylint: disable=protected-access
+        app.show(app._table())
 
     def tick(self, now):
         """After the screen's tick: the banner on a new screen, a breakdown
@@ -136,7 +136,7 @@ class Demo:
             return
         if self.next or top.name == "table" or ticks_diff(now, self.at) < min(_READ_MS, 8 * app.delay()):
             return
-        if app._next is None:  # pylint: disable=protected-access
+        if app._next is None:
             self.next = True
             if top.name == "hand_end":
                 app.next_hand()
@@ -147,10 +147,10 @@ class Demo:
         """Back to the main menu (a key, or the screen gone off)."""
         app = self.app
         app.demo = None
-        app._next = None  # pylint: disable=protected-access
+        app._next = None
         app.session = None
         app.bots = [None, None, None, None]
-        app._saves = None  # pylint: disable=protected-access
+        app._saves = None
         app.sound.enabled = app.prefs["sound"]
         app.main_menu()
         app.forget("pisti_app.demo")

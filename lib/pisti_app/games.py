@@ -29,7 +29,7 @@ from pisti_app.util import const
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # GameFlow's methods are the App's (its mixin); names the board has interned already
     import pisti_app.app
-    import pisti_app.session
+    import pisti_app.session  # noqa: F401 (named in type comments only: the board has no typing module)
 
 
 def seeded_below(n):
@@ -213,14 +213,14 @@ class GameFlow:
             return
         self.drop_rankings()  # read again at the match's end (as a new game's: start_game)
         if s.game == "yedili":  # the largest module first, while the heap is in the fewest pieces
-            from pisti_app import yedili_table  # noqa: F401  pylint: disable=unused-import
+            from pisti_app import yedili_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
         else:
-            from pisti_app import pisti_table  # noqa: F401  pylint: disable=unused-import
+            from pisti_app import pisti_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
         if s.linked:  # L-9: a power cut is not leaving; the link is opened again
             self.linked_boot = True
             import pisti_app
             if not pisti_app.restarts():  # (kept: see count; a board's restarted heap compiles it at a hand's end)
-                from pisti_app import stats  # noqa: F401  pylint: disable=unused-import
+                from pisti_app import stats  # noqa: F401 (compiled now and kept: see count)
             from pisti_app import linkends
             if not linkends.resume(self, s):
                 return
@@ -320,12 +320,12 @@ class GameFlow:
         the hand just ended in ``s``, or of the rated match ``s`` left; never
         for a demo. A link game played in place (a desktop rig, the gauge)
         keeps the module until the link closes, loaded as it starts beside
-        the table's: there a hand's end found the link table's heap in too
-        many pieces to compile it (an emulated Pis Yedili 4p guest, 1,022 B
-        short even with the table closed). On the board a link game runs on
+        the table's: a hand's end finds the link table's heap in too many
+        pieces to compile it, even with the table closed (a Pis Yedili 4p
+        guest). On the board a link game runs on
         the fresh heap of a restart (:func:`pisti_app.restarts`), where the
         module is compiled at each hand's end, with the table closed, and
-        forgotten again: 2.4 KB more at every link table."""
+        forgotten again, so no link table holds it (about 2.4 KB)."""
         from pisti_app import stats
         stats.count(self, s, left)
         import pisti_app

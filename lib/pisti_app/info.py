@@ -143,7 +143,7 @@ def rules_pages(app, which):
     return TextPages(app, "rules", source)
 
 
-def About(app):  # pylint: disable=invalid-name
+def About(app):
     """The About screen: version, free memory, platform, display, buttons."""
     from pisti_app import __version__
 
@@ -165,14 +165,14 @@ def About(app):  # pylint: disable=invalid-name
     return TextPages(app, "about", source)
 
 
-def Rankings(app):  # pylint: disable=invalid-name
+def Rankings(app):
     """T-2: per game, player count and bot level the rated matches played,
     won, drawn, lost and the ranking points (kept in nvm); then a page a
     game of statistics (:mod:`pisti_app.stats_page`)."""
 
     def source():
         from pisti_app import stats_page
-        out = stats_page.pages(app)  # the statistics pages beside it (issue 19)
+        out = stats_page.pages(app)  # the statistics pages beside it
         app.forget("pisti_app.stats_page")
         rows = app.rankings.as_dict()
         if not rows:
@@ -195,7 +195,7 @@ def Rankings(app):  # pylint: disable=invalid-name
     return TextPages(app, "rankings", source)
 
 
-def Scores(app):  # pylint: disable=invalid-name
+def Scores(app):
     """The totals of the match in play, from the game menu; in Pişti also
     the hand in play: cards taken and piştis per side (P-9, P-12: most
     cards 3 points), what everyone has seen (T-5: no points, which would

@@ -94,7 +94,8 @@ def _bots(app, why, want):
         s.match.deal()
         app.saves.start(s)
         if want:  # (the breakdown was left already: A sits down at the next hand)
-            yes = lambda: app.later(app._next_hand)  # noqa: E731
+            def yes():
+                app.later(app._next_hand)
     app._make_bots()
     app.ask(t("link_play"), why + "\n" + t("link_gone_bot"), yes, t("keys_bot"),
             lambda: _end(app))
@@ -235,7 +236,7 @@ def greet(lk, clock=None, pause=None, lean=None):
             pause(0.005)
     lk.lean = board if lean is None else lean
     if lk.lean and (lk.phase == G.PLAY or lk.phase == G.OVER):
-        lk._shed()  # pylint: disable=protected-access
+        lk._shed()
 
 
 def behind(link, s):
@@ -251,7 +252,7 @@ def behind(link, s):
     h = s.hand
     if h is None:
         return lk.hands_done > s.hands_done or (m.over and not s.over)
-    acts = link._acts(h)  # pylint: disable=protected-access
+    acts = link._acts(h)
     if acts is None:
         return True
     n = min(len(h.actions), len(acts))

@@ -4,7 +4,7 @@
 `pisti_app.linkport`
 ====================
 
-The link cable's UART (issue 18, RULES.md L-1), opened from settings.toml
+The link cable's UART (RULES.md L-1), opened from settings.toml
 (``PISTI_LINK_TX``, ``PISTI_LINK_RX``, ``PISTI_LINK_BAUD``; the board
 profiles name them) as ``busio.UART(..., timeout=0)``. Loaded only while a
 link game starts or resumes (forgotten once it is open): the game itself
@@ -44,6 +44,7 @@ def open_uart(getenv=None, board=None, busio=None):
     except ValueError:
         baud = 0
     if not 9600 <= baud <= 1000000:
-        raise ValueError("settings.toml: PISTI_LINK_BAUD must be 9600 to 1000000, not %r" % (getenv("PISTI_LINK_BAUD"),))
+        raise ValueError("settings.toml: PISTI_LINK_BAUD must be 9600 to 1000000, not %r"
+                         % (getenv("PISTI_LINK_BAUD"),))
     return busio.UART(getattr(board, names[0]), getattr(board, names[1]), baudrate=baud, timeout=0,
                       receiver_buffer_size=_BUFFER)

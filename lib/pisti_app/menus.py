@@ -161,7 +161,7 @@ class Menus:
                 app.push(self.settings())
             elif k == "rules":
                 app.push(self.rules())
-            elif k == "watch":  # the demo (issue 19)
+            elif k == "watch":  # the demo that plays itself
                 app.later(app.watch)
             else:
                 from pisti_app import info

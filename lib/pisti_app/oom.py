@@ -4,7 +4,7 @@
 `pisti_app.oom`
 ===============
 
-What the player sees when the heap runs out anyway (issue 11): never a
+What the player sees when the heap runs out anyway: never a
 traceback, a notice in the current language that the game is saved, and,
 once OK is pressed, a restart into that game (:func:`pisti_app.run`).
 Imported only then, after the app has been dropped, so it costs no heap

@@ -31,7 +31,7 @@ SEAT_LEVELS = ("acemi", "kalfa", "usta")
 def defaults(lang="en"):
     """The settings of a new console: new games in practice (T-1) until the
     person chooses Rated (then remembered), so pressing A through the new
-    game menu never starts a timed, ranked game by surprise (issue 13)."""
+    game menu never starts a timed, ranked game by surprise."""
     from pisti_core.table import TIMER_DEFAULT
     return {"lang": lang, "sound": True, "speed": 1, "timer": TIMER_DEFAULT, "undo": False,
             "game": "pisti", "players": 2, "target": 151, "seats": ["kalfa", "kalfa", "kalfa"],

@@ -176,7 +176,8 @@ class LinkPlay:
         top = app.stack[0] if app.stack else None
         queued = bytes(getattr(top, "queue", None) or b"")
         h = None if s is None else s.hand
-        self.tick(now, s.last if h is None and s is not None else h, queued)  # (an ended hand's last actions may not be out)
+        # (an ended hand's last actions may not be out)
+        self.tick(now, s.last if h is None and s is not None else h, queued)
         self.hand = h  # (what remote_action() reads: the hand in play only, never the ended one)
         # The next deal (and on the board the code it compiles) waits until the table has shown
         # the hand's last play: set after this tick's polls, so it is drawn first (L-4).

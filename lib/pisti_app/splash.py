@@ -26,7 +26,7 @@ from pisti_app.screen import Screen
 from pisti_app.strings import t
 from pisti_app.util import const, ticks_add, ticks_diff
 
-_SHOW_MS = const(400)  # then the menu: power on to the main menu in under 4 s (issue 11)
+_SHOW_MS = const(400)  # then the menu: power on to the main menu in under 4 s
 _NOTICE_MS = const(4000)  # long enough to read a notice
 _GRACE_MS = const(500)  # keys dropped after the splash moved on by itself
 _BLINK_MS = const(500)
@@ -116,8 +116,8 @@ class Splash(Screen):
             self.until = ticks_add(now, _NOTICE_MS if self.notices else _SHOW_MS)
             self.app.input.reset()  # keys held or pressed while the board booted
             return
-        if self.go is None and self.app._menus is None:  # pylint: disable=protected-access
-            self.app.menus  # pylint: disable=pointless-statement
+        if self.go is None and self.app._menus is None:
+            self.app.menus  # noqa: B018 (the property compiles the menus' modules)
             return  # (compiled while the splash is on the screen)
         if ticks_diff(now, self.until) >= 0:
             self.advance(True)

@@ -198,11 +198,12 @@ def init(app, hw, seeded_below):
     settings, the saves and the preferences, the language, the random
     seed, the game kept, the notices. Returns (start, target, rated, the
     settings ignored) for the first screen."""
-    # pylint: disable=protected-access  # (the App's own boot, kept out of its class)
+    # The App's own boot, kept out of its class (loaded only to boot): it
+    # sets the App's private fields.
     import random
     from pisti_app import strings
     from pisti_app.saves import default_prefs
-    rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice (issue 13)
+    rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice
     start, target, rated, lang, timer, delay, seed, memlog = boot_settings(rd)
     app.memlog = memlog
     nvm = getattr(hw, "nvm", None)

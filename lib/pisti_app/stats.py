@@ -4,7 +4,7 @@
 `pisti_app.stats`
 =================
 
-The statistics a card-game player expects (issue 19), per game: matches
+The statistics a card-game player expects, per game: matches
 and hands played and won, piştis and Jack piştis made (Pişti: by your
 side, in four players your team), the current and the best winning streak.
 Practice and rated games alike count (a demo never does); a rated match
@@ -79,7 +79,7 @@ def load(sv):
     data = sv.store.stats
     if data is None or ok(data):
         return blank(data), False
-    sv._flag("nvm: the saved statistics did not read; they start again")  # pylint: disable=protected-access
+    sv._flag("nvm: the saved statistics did not read; they start again")
     data = blank()
     sv.store.put_stats(data)
     return data, True

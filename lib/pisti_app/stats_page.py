@@ -4,7 +4,7 @@
 `pisti_app.stats_page`
 ======================
 
-The statistics pages beside the rankings (issue 19): the Rankings screen
+The statistics pages beside the rankings: the Rankings screen
 turns to one page a game (LEFT/RIGHT, or scrolling on past its end) with
 the matches and hands played and won, the piştis and Jack piştis made
 (Pişti) and the current and best winning streak, read from the saves

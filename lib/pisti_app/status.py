@@ -33,7 +33,7 @@ def app_status(self, rankings=True):
     if self.hw.supply is not None:  # the battery (PISTI_BATTERY): what the title bars show
         from pisti_app import gfx
         st["battery"] = {"mv": self.hw.supply[3], "mark": ("usb", "battery", "low")[gfx.batt]}
-    if rankings:  # the statistics (issue 19), from the saves as the ranking
+    if rankings:  # the statistics, from the saves as the ranking
         st["stats"] = stats_dict(self)
     if s is not None:
         m = s.match

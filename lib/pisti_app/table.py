@@ -35,7 +35,6 @@ from pisti_app import sprites
 from pisti_app import keys as K
 from pisti_app.names import seat_name
 from pisti_app.screen import Screen
-from pisti_app.strings import t
 from pisti_app.util import const, ticks_add, ticks_diff
 
 
@@ -298,7 +297,9 @@ class TableBase(Screen):
             bot = self.app.bots[seat]
             if bot is None:
                 return
-            if hasattr(bot, "remote"):  # a remote seat (link play): its action as the link took it (legal there), no copy of the hand (L-4)
+            # a remote seat (link play): its action as the link took it (legal
+            # there), no copy of the hand (L-4)
+            if hasattr(bot, "remote"):
                 a = bot.choose(h)
                 if a is None:
                     return  # it has not come: the other console decides

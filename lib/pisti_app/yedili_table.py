@@ -222,7 +222,8 @@ class YediliTable(TableBase):
     refused = None  # the text of the toast that explains a refused key, while it shows
 
     def key(self, code):
-        if self.refused is not None:  # it goes with the next key, not at a moment of its own (a play then is not held up: L-4)
+        # it goes with the next key, not at a moment of its own (a play then is not held up: L-4)
+        if self.refused is not None:
             if self.toast.text == self.refused and self.toast_until is not None:
                 self.toast_until = self.now  # (its time is up: this tick's TableBase.tick closes it)
             self.refused = None

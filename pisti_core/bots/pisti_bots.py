@@ -63,20 +63,19 @@ _ER = const(6)  # who left a pile holds its top rank this much as often,
 _EJ = const(7)  # ... a Jack when the pile was worth one,
 _EJ2 = const(8)  # ... when it was not
 _BUDGET = const(9)  # search nodes for the last two-player deal (0: no solver);
-# usta's 2600 keeps its worst decision on a Pico under 500 ms (4000 took
-# ~690 ms) and plays as well: usta-kalfa +1.47, usta-greedy +5.99 over 1000
-# duplicate deals (seed 7), against +1.48 and +5.96 with 4000. usta's other
-# weights from tools/tune.py --spread 0.1 (README, tools/botlab/tune_pisti2_local.json):
-# +0.11 a hand over the old (205, 2048, 0, 512, 614, 1024, 102, 256, 819);
-# then with _KEEP and _PAIR (README, tools/botlab/tune_pisti2_keep_pair.json):
-# about +0.35 a hand over (112, 2422, 41, 574, 609, 1097, 121, 169, 869).
+# usta's 2600 keeps its worst decision on a Pico under 500 ms and plays as
+# well as a larger budget (against kalfa and greedy over duplicate deals).
+# usta's other weights from tools/tune.py --spread 0.1
+# (tools/botlab/tune_pisti2_local.json), then with _KEEP and _PAIR
+# (tools/botlab/tune_pisti2_keep_pair.json); tools/botlab/README.md has
+# what each round gains a hand.
 _KEEP = const(10)  # the risk of our next card when they leave the pile
 _PAIR = const(11)  # leaving a card of a rank we hold another of
 # usta's own for four players (partnerships, P-1), from three rounds of
 # tools/tune.py --players 4 (README; tools/botlab/tune_pisti4*.json): a Jack
 # kept dearer, the empty pile left to the other side worth more, the pile
-# taken back (by a partner, after an opponent) counted for less; +0.58 a
-# hand over the two-player weights in 4p (16,000 duplicate deals, seed 870).
+# taken back (by a partner, after an opponent) counted for less: better in
+# 4p than the two-player weights (tools/botlab/README.md).
 WEIGHTS = ((19, 2170, 49, 516, 655, 939, 28, 179, 842, 2600, 855, 782),
            (205, 2048, 1024, 0, 614, 512, 1024, 1024, 1024, 0, 0, 0),
            (203, 3576, 734, 255, 720, 393, 167, 462, 529, 2600, 639, 1162))

@@ -40,7 +40,7 @@ when k > 1, in this order: legal actions as ``obs.legal()`` lists them;
 playable cards as :func:`playable` lists them; suits C D H S.
 """
 
-from pisti_core.bots.yedili_heur import pick, playable  # noqa: F401 (re-exported)
+from pisti_core.bots.yedili_heur import pick, playable  # (re-exported)
 
 try:
     from micropython import const

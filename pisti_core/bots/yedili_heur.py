@@ -83,10 +83,10 @@ _W_BLOCK = const(16)  # tenths of the hand's value: a one-card seat answering
 #   acemi 10  0 120  0  0  0  0   0  0   0  0  0 120 40 0 10  0
 #   kalfa 10  0 100  0  0  0 20 100  0   0 30 20 120  0 0 10  0
 #   usta   2 13  61 12 12 70 45 147 43  95 37  5 125  0 1  9 79
-# usta's from tools/tune.py --game yedili --players 4 (README;
-# tools/botlab/tune_yedili4_wide.json): +0.48 a hand over the row of before
-# (10 15 50 25 10 80 40 120 40 100 30 20 120 0 1 10 80) in 4p, +0.61 in 2p,
-# +0.71 in 3p (16,000 duplicate deals each, seed 890).
+# usta's from tools/tune.py --game yedili --players 4
+# (tools/botlab/tune_yedili4_wide.json): the tuned row avoids more penalty
+# points a hand than the hand-set row the tuning starts from, in 2, 3 and
+# 4 players (tools/botlab/README.md has the duplicate-deal figures).
 LEVELS = {
     "acemi": b"\x0a\x00\x78\x00\x00\x00\x00\x00\x00\x00\x00\x00\x78\x28\x00\x0a\x00",
     "kalfa": b"\x0a\x00\x64\x00\x00\x00\x14\x64\x00\x00\x1e\x14\x78\x00\x00\x0a\x00",

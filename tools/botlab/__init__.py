@@ -12,14 +12,14 @@ name in tools/arena.py like the levels.
   overruled by that search when its best card beats Usta's by more than
   ``zK`` tenths of a standard error, paired over the worlds (default z20:
   2.0); ``aK`` (``pimcgu32a8``, Pişti only) searches sequentially: K
-  worlds first, doubled up to N while the choice is close; in Pis Yedili (:mod:`tools.botlab.pimc_yedili`) with rollouts to
-  the hand's end, ``greedy`` in every seat (``u``: Usta). The others play
-  Pişti only.
+  worlds first, doubled up to N while the choice is close; in Pis Yedili
+  (:mod:`tools.botlab.pimc_yedili`) with rollouts to the hand's end,
+  ``greedy`` in every seat (``u``: Usta). The others play Pişti only.
 * ``pimcg.../usta:W0:W1:...``: that guarded search over Usta with those
   weights (its own card and its rollouts), a reference that stays where it
-  is when Usta's weights move: in Pişti e.g. the reference over the Usta of
-  before ``_KEEP`` and ``_PAIR``; in Pis Yedili, over the Usta of before
-  its weights were tuned.
+  is when Usta's weights move: in Pişti e.g. the reference over Usta's
+  weights without ``_KEEP`` and ``_PAIR``; in Pis Yedili, over hand-set
+  weights.
 * ``usta:W0:W1:...`` / ``kalfa:...``: the level with other weights, as
   tools/tune.py tries them (Pişti: the 12 ints of ``pisti_bots.WEIGHTS``;
   Pis Yedili: the 17 bytes of ``yedili_heur.LEVELS``).

@@ -61,7 +61,7 @@ _EJ2 = 0.85
 class _World(PistiHand):
     """A PistiHand copied by hand (no replay): rollouts need many copies."""
 
-    def __init__(self):  # pylint: disable=super-init-not-called
+    def __init__(self):
         pass
 
 

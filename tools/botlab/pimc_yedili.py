@@ -38,7 +38,7 @@ _MAX_PLIES = 600  # a rollout that goes on longer is cut (none did in testing)
 class _World(YediliHand):
     """A YediliHand set up from an observation (no deck replay)."""
 
-    def __init__(self):  # pylint: disable=super-init-not-called
+    def __init__(self):
         pass
 
 

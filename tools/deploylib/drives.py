@@ -26,7 +26,7 @@ def _unescape_mount(field_text: str) -> str:
 
 def _windows_drives() -> list[Path]:
     """Drive letters whose volume label is CIRCUITPY (Windows only)."""
-    import ctypes  # pylint: disable=import-outside-toplevel
+    import ctypes
 
     kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
     found = []
@@ -85,10 +85,10 @@ def mount_candidates(env=None, platform=None, mounts_text=None, bases=None) -> l
 def circup_drive() -> Path | None:
     """The drive circup would use on its own, or None (no drive, or circup cannot tell)."""
     try:
-        from circup.command_utils import find_device  # pylint: disable=import-outside-toplevel
+        from circup.command_utils import find_device
 
         found = find_device()
-    except Exception:  # pylint: disable=broad-except  # (no circup, no mount command, an odd mount line)
+    except Exception:  # (no circup, no mount command, an odd mount line)
         return None
     return Path(found) if found else None
 

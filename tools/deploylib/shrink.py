@@ -8,20 +8,19 @@ CircuitPython compiles each .py module in RAM and interns every name it
 reads -- local variables included -- for as long as the board runs: names
 are never freed. Their table grows in pools, each twice the last; on a Pico
 the 1,260th name the game adds takes a new pool of 1,280 entries, 7.7 KB at
-once (measured on the emulated Pico). python-minifier
-renames each function's locals to short names shared by every module, and
-drops docstrings and annotations; module globals, attributes, function
-parameters and keyword names keep their names, so imports between modules
-and keyword calls work as before. Measured on the emulated Pico (a link
-table's 43 modules imported, then names added until that pool comes):
-~1,313 of the game's names as written, ~1,227 minified, and 10 KB more free
-after those imports; the main menu 0.9 KB more.
+once. python-minifier renames each function's locals to short names shared
+by every module, and drops docstrings and annotations; module globals,
+attributes, function parameters and keyword names keep their names, so
+imports between modules and keyword calls work unchanged. Fewer names
+stay interned: a link table's modules imported keep the game under that
+pool, and the heap has more free (the gauge, ``python tools/memgauge.py``,
+shows how much).
 
 Before python-minifier, two passes of our own: each module's private
 constants are folded into their uses (:func:`fold_private_consts`), and the
 private names the modules define get short names, one map for every module
-(:func:`private_names`, :func:`rename`). Together ~1.7 KB more free at a Pis
-Yedili 4p link table on the gauge (``python tools/memgauge.py``).
+(:func:`private_names`, :func:`rename`): more heap free at a Pis Yedili 4p
+link table, where the heap is tightest.
 
 Desktop CPython only; nothing here is imported by device code.
 """
@@ -44,7 +43,7 @@ MISSING = ("python-minifier is not installed (bash tools/setup.sh --deploy sets 
 
 def available() -> bool:
     try:
-        import python_minifier  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+        import python_minifier  # noqa: F401 (only whether it is installed)
     except ImportError:
         return False
     return True
@@ -89,7 +88,7 @@ def fold_private_consts(source: str, filename: str = "<device>") -> str:
     values: dict[str, int] = {}
 
     class _Fold(ast.NodeTransformer):
-        def visit_Name(self, node: ast.Name) -> ast.AST:  # noqa: N802 (ast's name)
+        def visit_Name(self, node: ast.Name) -> ast.AST:  # (ast's name)
             if isinstance(node.ctx, ast.Load) and node.id in values:
                 return ast.copy_location(ast.Constant(values[node.id]), node)
             return node
@@ -100,9 +99,9 @@ def fold_private_consts(source: str, filename: str = "<device>") -> str:
         if name is not None and stores.get(name) == 1 and name not in other:
             expr = ast.Expression(_Fold().visit(node.value.args[0]))
             try:
-                value = eval(compile(ast.fix_missing_locations(expr), filename, "eval"),  # pylint: disable=eval-used
+                value = eval(compile(ast.fix_missing_locations(expr), filename, "eval"),
                              {"__builtins__": {}})
-            except Exception:  # pylint: disable=broad-except
+            except Exception:
                 value = None  # not made of literals: left to the board's compiler
             if isinstance(value, int) and not isinstance(value, bool):
                 values[name] = value
@@ -188,11 +187,11 @@ def private_names(texts: dict[str, str], readers: tuple[set[str], set[str]] | No
     names = sorted(n for n in defined if n not in quoted and n not in words)
     taken = used | defined | attrs  # (a short name is never one a module or a reader spells in code)
     short = [c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in taken]
-    short += [a + b for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ" for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-              if a + b not in taken]
+    short += [a + b for a in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+              for b in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" if a + b not in taken]
     # the longest names take the names that cost nothing
     names.sort(key=lambda n: (-len(n), n))
-    return dict(zip(names, short))
+    return dict(zip(names, short, strict=False))
 
 
 def rename(source: str, names: dict[str, str], filename: str = "<device>") -> str:
@@ -221,7 +220,7 @@ def minify(source: str, filename: str = "<device>", names: dict[str, str] | None
     code inside CircuitPython's subset (no literals hoisted into new
     globals, no imports combined, none of its constant folding, no branches
     removed, ``class X(object)`` kept)."""
-    import python_minifier  # pylint: disable=import-outside-toplevel
+    import python_minifier
 
     source = fold_private_consts(source, filename)
     if names:

@@ -50,14 +50,14 @@ def boot():
         top = gc.mem_alloc()
         gc.collect()
         return 0
-    except BaseException as e:  # pylint: disable=broad-except
+    except BaseException as e:
         return _fail(e)
 
 
 def _run():
     # pisti_app.run() without its loop: the boot, resumed after a restart as there
     import pisti_app
-    return pisti_app.boot(pisti_app._reloaded())  # pylint: disable=protected-access
+    return pisti_app.boot(pisti_app._reloaded())
 
 
 def _restarts():
@@ -83,7 +83,7 @@ def step(ms):
     qstrs()
     try:
         app.tick()
-    except BaseException as e:  # pylint: disable=broad-except
+    except BaseException as e:
         return _fail(e)
     supervisor.advance(ms)
     global top
@@ -132,7 +132,7 @@ def status():
     had = list(sys.modules)
     try:
         s = json.dumps(_status())
-    except BaseException as e:  # pylint: disable=broad-except
+    except BaseException as e:
         s = "!%d" % _fail(e)
     # What only this question imported goes again: a board that nobody asks
     # never loads it (the legal moves as text, pisti_core.yedili_text).
@@ -176,7 +176,7 @@ def free():
 def load(name):
     try:
         __import__(name)
-    except BaseException as e:  # pylint: disable=broad-except
+    except BaseException as e:
         return _fail(e)
     gc.collect()
     return 0
@@ -195,7 +195,7 @@ _orig = None
 _new = []
 
 
-def _hook(name, g=None, l=None, fromlist=(), level=0):
+def _hook(name, g=None, loc=None, fromlist=(), level=0):
     mods = sys.modules
     full = name
     if level:
@@ -215,7 +215,7 @@ def _hook(name, g=None, l=None, fromlist=(), level=0):
         for f in fromlist if isinstance(fromlist, tuple) else ():
             if f != "*" and full + "." + f not in mods:
                 cands.append(full + "." + f)
-    r = _orig(name, g, l, fromlist, level)
+    r = _orig(name, g, loc, fromlist, level)
     if cands:
         for c in cands:
             if c in mods and c not in _new:
@@ -238,7 +238,7 @@ def taken():
     return s
 
 
-# -- link play (issue 18): the cable between two consoles' VMs -----------------
+# -- link play: the cable between two consoles' VMs -----------------
 # gauge.mjs moves the bytes as hex text, one call each way a tick; the
 # collector runs on the way back, as after step().
 

@@ -26,7 +26,7 @@ const PYSTACK = Number(opt("--pystack", "512")); // words of 4 bytes: 2048 B, Ci
 const MODES = opt("--modes", "pisti2,pisti4,yedili2,yedili3,yedili4").split(",").filter((m) => m);
 const TICK_MS = 10;
 const MAX_TICKS = Number(opt("--max-ticks", "400000"));
-// Link play (issue 18): two consoles, each a VM in a worker of its own (one
+// Link play: two consoles, each a VM in a worker of its own (one
 // VM a realm), "host" or "guest"; their UARTs' bytes and their ticks go
 // through a SharedArrayBuffer (linkMain below).
 const LINK = isMainThread ? null : workerData.role;
@@ -215,7 +215,7 @@ function powerCut() {
 const rows = new Map(); // "mode\tscreen" -> {n, min, max}
 const modes = {};
 for (const m of MODES) modes[m] = { peak: 0, matches: 0, ticks: 0 };
-modes.demo = { peak: 0, matches: 0, ticks: 0, seen: [] }; // the demo that plays itself (issue 19)
+modes.demo = { peak: 0, matches: 0, ticks: 0, seen: [] }; // the demo that plays itself
 let phase = "boot"; // boot, menus, or a mode key
 let screenName = "";
 let ticks = 0;
@@ -409,7 +409,7 @@ function playTurn(st) {
   else tap(want > st.cursor ? "RIGHT" : "LEFT");
 }
 
-// --- link play (issue 18) ------------------------------------------------------------
+// --- link play ------------------------------------------------------------
 // The two consoles' workers share `sab`: LS[0], LS[1] the ticks done by the
 // host and the guest, LS[2], LS[3] whether each is done, LS[4 + 2d] and
 // LS[5 + 2d] the bytes written and read on direction d (0: host to guest), the
@@ -707,7 +707,7 @@ function switchLang(lang) {
   throw new Stop("stuck", "could not switch the language to " + lang);
 }
 
-// The demo (issue 19): left alone for 30 s at the main menu it starts by
+// The demo: left alone for 30 s at the main menu it starts by
 // itself, plays its first mode (Pişti 2p) to the match end and goes on to
 // the next (Pis Yedili 3p), watched to its first hand's end; a key ends it,
 // and Watch starts the next modes (Pişti 4p, Pis Yedili 4p), each watched

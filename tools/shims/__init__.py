@@ -33,8 +33,8 @@ from pathlib import Path
 # Blinka must see this before ``import board`` anywhere in the process.
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
-from . import _active  # noqa: E402
-from .clock import CIRCUITPY_TICKS_START, Clock  # noqa: E402
+from . import _active
+from .clock import CIRCUITPY_TICKS_START, Clock
 
 __all__ = ["install", "uninstall", "active_rig", "Rig", "ROOT", "BOARDS_DIR"]
 
@@ -56,8 +56,8 @@ def uninstall():
 
 def _wiring(settings, pins, source):
     """Hardware facts from a profile: pins, display, buttons, buzzer."""
-    from .buttons import parse_buttons  # pylint: disable=import-outside-toplevel
-    from .ssd1306 import PANELS  # pylint: disable=import-outside-toplevel
+    from .buttons import parse_buttons
+    from .ssd1306 import PANELS
 
     def need(key):
         if key not in settings:
@@ -103,13 +103,12 @@ class Rig:
     Made by :func:`install`; close it with :meth:`close` (or use ``with``).
     """
 
-    # pylint: disable=too-many-instance-attributes
     def __init__(self, profile, settings_path, settings, wiring, pins, board_id, clock, nvm, getenv_style):
-        from tools.settingstoml import values  # pylint: disable=import-outside-toplevel
+        from tools.settingstoml import values
 
-        from .buttons import Buttons  # pylint: disable=import-outside-toplevel
-        from .pwm import Buzzer  # pylint: disable=import-outside-toplevel
-        from .ssd1306 import Ssd1306  # pylint: disable=import-outside-toplevel
+        from .buttons import Buttons
+        from .pwm import Buzzer
+        from .ssd1306 import Ssd1306
 
         self.profile = profile
         self.board_id = board_id
@@ -129,7 +128,7 @@ class Rig:
         self.i2c_devices = {wiring["display_addr"]: self.oled}
         buzzer_pin = pins[wiring["buzzer"]] if wiring["buzzer"] else None
         self.buzzer = Buzzer(clock, buzzer_pin)
-        from .supply import Supply  # pylint: disable=import-outside-toplevel
+        from .supply import Supply
         self.supply = Supply()  # what the supply pins read: set mv and usb
         self.warnings = []
         self.reloads = 0
@@ -146,7 +145,7 @@ class Rig:
         for candidate in self.pins.values():
             if candidate is pin:
                 return
-        import microcontroller  # pylint: disable=import-outside-toplevel
+        import microcontroller
 
         if isinstance(pin, microcontroller.Pin):
             raise ValueError("%s: %r is not a pin of this board (from an earlier install?)" % (argument, pin))
@@ -183,7 +182,7 @@ class Rig:
 
     # -- frames --------------------------------------------------------------
     def _display_device(self, display):
-        from .i2c import FakeI2C  # pylint: disable=import-outside-toplevel
+        from .i2c import FakeI2C
 
         core = getattr(display, "_core", None)
         bus = getattr(core, "_bus", None)
@@ -199,7 +198,7 @@ class Rig:
             return
         self.closed = True
         try:
-            import displayio  # pylint: disable=import-outside-toplevel
+            import displayio
 
             displayio.release_displays()
         finally:
@@ -262,7 +261,7 @@ class Rig:
 
 def _load_nvm(nvm_path):
     try:
-        from .nvm import FlashNvm  # pylint: disable=import-outside-toplevel
+        from .nvm import FlashNvm
     except ImportError as exc:
         raise RuntimeError(
             "tools/shims/nvm.py (FlashNvm) is not available (%s); pass nvm=bytearray(4096) to install()" % exc
@@ -280,9 +279,9 @@ def _patch_board(rig, board, board_id, pins):
     if "SCL" in pins and "SDA" in pins:
         cache = {}
 
-        def I2C():  # pylint: disable=invalid-name
+        def I2C():
             """The board's default I2C bus (a singleton, as on CircuitPython)."""
-            import busio  # pylint: disable=import-outside-toplevel
+            import busio
 
             bus = cache.get("bus")
             if bus is None or bus.deinited():
@@ -298,7 +297,7 @@ def _patch_board(rig, board, board_id, pins):
         for key, value in saved.items():
             setattr(board, key, value)
 
-    rig._undo.append(undo)  # pylint: disable=protected-access
+    rig._undo.append(undo)
 
 
 def _background_on_the_virtual_clock(displayio):
@@ -313,7 +312,7 @@ def _background_on_the_virtual_clock(displayio):
     still constructing (``'SSD1306' object has no attribute
     '_auto_refresh'``). The firmware turns ``auto_refresh`` off; a real-time
     rig (``tools/sim.py`` in a window, one rig a process) keeps the thread."""
-    displayio._stop_background()  # pylint: disable=protected-access
+    displayio._stop_background()
 
 
 def _young_collections(rig):
@@ -329,14 +328,14 @@ def _young_collections(rig):
     def collect(generation=0):  # (a caller that names a generation gets it)
         return full(generation)
 
-    rig._set_attr(gc, "collect", collect)  # pylint: disable=protected-access
+    rig._set_attr(gc, "collect", collect)
 
 
 def _wrap_refresh(rig, busdisplay):
     original = busdisplay.BusDisplay.__dict__["_refresh_display"]
 
     def _refresh_display(display):
-        device = rig._display_device(display)  # pylint: disable=protected-access
+        device = rig._display_device(display)
         if device is None:
             return original(display)
         device.begin_refresh()
@@ -345,20 +344,19 @@ def _wrap_refresh(rig, busdisplay):
         finally:
             device.end_refresh()
 
-    rig._set_attr(busdisplay.BusDisplay, "_refresh_display", _refresh_display)  # pylint: disable=protected-access
+    rig._set_attr(busdisplay.BusDisplay, "_refresh_display", _refresh_display)
 
 
 def _firmware_startup():
     """The firmware's ``pisti_app.startup`` (it reads ``/settings.toml`` on the
     board), or None where lib/ is not on the path."""
     try:
-        import pisti_app.startup as startup  # pylint: disable=import-outside-toplevel
+        import pisti_app.startup as startup
     except ImportError:
         return None
     return startup
 
 
-# pylint: disable=too-many-arguments,too-many-locals
 def install(
     profile="pico",
     settings_path=None,
@@ -386,10 +384,10 @@ def install(
     :param patch_sleep: in virtual mode, make ``time.sleep`` in the device
         thread (``rig.device_thread``, the installing thread) advance the clock.
     """
-    from tools import settingstoml  # pylint: disable=import-outside-toplevel
+    from tools import settingstoml
 
-    from . import settings as settings_mod  # pylint: disable=import-outside-toplevel
-    from .boards import BOARDS, make_pins  # pylint: disable=import-outside-toplevel
+    from . import settings as settings_mod
+    from .boards import BOARDS, make_pins
 
     if _active.RIG is not None:
         raise RuntimeError("shims already installed (%r): close that rig first" % (_active.RIG,))
@@ -408,14 +406,13 @@ def install(
     if nvm is None:
         nvm = _load_nvm(nvm_path)
 
-    from adafruit_blinka import agnostic  # pylint: disable=import-outside-toplevel
+    from adafruit_blinka import agnostic
 
     if agnostic.board_id != "OS_AGNOSTIC_BOARD":
         raise RuntimeError(
             "Blinka was imported before BLINKA_OS_AGNOSTIC=1 was set (board %r): "
             "import tools.shims before board/busio, or set the variable in the environment" % agnostic.board_id
         )
-    # pylint: disable=import-outside-toplevel
     import board
     import busdisplay
     import busio
@@ -434,31 +431,31 @@ def install(
     rig = Rig(profile, settings_path, settings, wiring, pins, board_id, clock, nvm, getenv_style)
     try:
         _patch_board(rig, board, board_id, pins)
-        rig._set_attr(busio, "I2C", FakeI2C)  # pylint: disable=protected-access
-        from .uart import UART  # pylint: disable=import-outside-toplevel
-        rig._set_attr(busio, "UART", UART)  # pylint: disable=protected-access  # link play's cable (uart.plug)
-        rig._set_attr(pwmio, "PWMOut", FakePWMOut)  # pylint: disable=protected-access
-        from . import fastfill  # pylint: disable=import-outside-toplevel
+        rig._set_attr(busio, "I2C", FakeI2C)
+        from .uart import UART
+        rig._set_attr(busio, "UART", UART)  # link play's cable (uart.plug)
+        rig._set_attr(pwmio, "PWMOut", FakePWMOut)
+        from . import fastfill
         if fastfill.np is not None:  # Blinka's mono-OLED pixel loop over arrays (same pixels, faster)
-            from displayio import _tilegrid  # pylint: disable=import-outside-toplevel
-            rig._set_attr(_tilegrid, "_fill_pixels_packed", fastfill.fill_pixels_packed)  # pylint: disable=protected-access
-        rig._set_attr(microcontroller, "nvm", nvm)  # pylint: disable=protected-access
-        rig._set_module("keypad", keypad_mod)  # pylint: disable=protected-access
-        from .supply import modules as supply_modules  # pylint: disable=import-outside-toplevel
+            from displayio import _tilegrid
+            rig._set_attr(_tilegrid, "_fill_pixels_packed", fastfill.fill_pixels_packed)
+        rig._set_attr(microcontroller, "nvm", nvm)
+        rig._set_module("keypad", keypad_mod)
+        from .supply import modules as supply_modules
         analogio_mod, digitalio_mod = supply_modules()
-        rig._set_module("analogio", analogio_mod)  # pylint: disable=protected-access
-        rig._set_module("digitalio", digitalio_mod)  # pylint: disable=protected-access
-        rig._set_module("supervisor", supervisor_mod)  # pylint: disable=protected-access
-        rig._set_attr(supervisor_mod, "runtime", supervisor_mod.Runtime())  # pylint: disable=protected-access
+        rig._set_module("analogio", analogio_mod)
+        rig._set_module("digitalio", digitalio_mod)
+        rig._set_module("supervisor", supervisor_mod)
+        rig._set_attr(supervisor_mod, "runtime", supervisor_mod.Runtime())
         if getenv_style == "str":
-            rig._set_attr(  # pylint: disable=protected-access
+            rig._set_attr(
                 supervisor_mod, "get_setting", settings_mod.make_get_setting(settings)
             )
         getenv = settings_mod.make_getenv(settings, getenv_style, os.getenv)
-        rig._set_attr(os, "getenv", getenv)  # pylint: disable=protected-access
+        rig._set_attr(os, "getenv", getenv)
         startup = _firmware_startup()
         if startup is not None:  # a value getenv parsed is named as written in the file: this one
-            rig._set_attr(startup, "SETTINGS_FILE", str(settings_path))  # pylint: disable=protected-access
+            rig._set_attr(startup, "SETTINGS_FILE", str(settings_path))
         if patch_sleep and not realtime:
             real_sleep = time.sleep
 
@@ -472,13 +469,13 @@ def install(
                 else:
                     real_sleep(seconds)
 
-            rig._set_attr(time, "sleep", sleep)  # pylint: disable=protected-access
+            rig._set_attr(time, "sleep", sleep)
         _wrap_refresh(rig, busdisplay)
         _young_collections(rig)
         _active.RIG = rig
     except BaseException:
-        while rig._undo:  # pylint: disable=protected-access
-            rig._undo.pop()()  # pylint: disable=protected-access
+        while rig._undo:
+            rig._undo.pop()()
         raise
     if settings_path != profile_path:
         profile_setting = settings.get("PISTI_PROFILE")

@@ -39,7 +39,7 @@ BOARDS = {
 
 def make_pins(profile):
     """Return ``(board_id, {name: Pin})`` for a profile, fresh Pin objects."""
-    from adafruit_blinka.microcontroller.generic_agnostic_board.pin import (  # pylint: disable=import-outside-toplevel
+    from adafruit_blinka.microcontroller.generic_agnostic_board.pin import (
         Pin,
     )
 

@@ -65,7 +65,7 @@ class Buttons:
     def key_number(self, name, keys):
         """Index of button ``name`` in a ``keypad.Keys`` object, or None."""
         pin = self.pin(name)
-        for index, candidate in enumerate(keys._pins):  # pylint: disable=protected-access
+        for index, candidate in enumerate(keys._pins):
             if candidate is pin:
                 return index
         return None
@@ -95,7 +95,7 @@ class Buttons:
         with self._lock:
             scanners = list(self._scanners)
         for scanner in scanners:
-            scanner._scan()  # pylint: disable=protected-access
+            scanner._scan()
 
     # -- actions -------------------------------------------------------------
     def press(self, name):

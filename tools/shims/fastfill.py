@@ -26,7 +26,6 @@ def _words(buf):
 
 def fill_pixels_packed(buffer, mask, colors, opaque, geometry, tilegrid, bitmap, pack):
     """``_fill_pixels_packed`` over arrays (arguments and result as Blinka's)."""
-    # pylint: disable=too-many-arguments, too-many-locals, protected-access
     depth, pixels_per_byte, reverse_in_byte, share_row, area_width = pack
     start, x_stride, y_stride, x_shift, y_shift = geometry[:5]
     start_x, end_x, start_y, end_y = geometry[5:]
@@ -42,8 +41,9 @@ def fill_pixels_packed(buffer, mask, colors, opaque, geometry, tilegrid, bitmap,
     masks = _words(mask)
     free = ((masks[offset >> 5] >> (offset & 31).astype(masks.dtype)) & 1) == 0
     local_y, local_x = ys // scale, xs // scale
-    where = (((local_y // tile_h + tilegrid._top_left_y) % tilegrid._height_in_tiles) * tilegrid._width_in_tiles)[:, None] \
-        + ((local_x // tile_w + tilegrid._top_left_x) % tilegrid._width_in_tiles)[None, :]
+    row = (local_y // tile_h + tilegrid._top_left_y) % tilegrid._height_in_tiles
+    col = (local_x // tile_w + tilegrid._top_left_x) % tilegrid._width_in_tiles
+    where = (row * tilegrid._width_in_tiles)[:, None] + col[None, :]
     tile = np.asarray(tilegrid._tiles, dtype=np.int64)[where.ravel()]
     tile_x = (tile % across) * tile_w + np.tile(local_x % tile_w, len(ys))
     tile_y = (tile // across) * tile_h + np.repeat(local_y % tile_h, len(xs))

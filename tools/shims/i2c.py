@@ -30,7 +30,6 @@ BlinkaI2C = busio.I2C
 class FakeI2C(BlinkaI2C):
     """An I2C controller on the rig's wired SCL/SDA pins."""
 
-    # pylint: disable=super-init-not-called
     def __init__(self, scl, sda, *, frequency=100000, timeout=255):
         rig = _active.require()
         rig.check_pin(scl, "scl")

@@ -111,9 +111,9 @@ class EventQueue:
             if not self._items:
                 return False
             key_number, pressed, timestamp = self._items.pop(0)
-        event._key_number = key_number  # pylint: disable=protected-access
-        event._pressed = pressed  # pylint: disable=protected-access
-        event._timestamp = timestamp  # pylint: disable=protected-access
+        event._key_number = key_number
+        event._pressed = pressed
+        event._timestamp = timestamp
         return True
 
     def clear(self):
@@ -137,7 +137,6 @@ class EventQueue:
 class Keys:
     """A set of independent keys, one pin each."""
 
-    # pylint: disable=too-many-arguments
     def __init__(
         self,
         pins,
@@ -205,7 +204,7 @@ class Keys:
                 self._state[index] = now
                 if stamp is None:
                     stamp = self._rig.clock.ticks_ms()
-                self._events._record(index, now, stamp)  # pylint: disable=protected-access
+                self._events._record(index, now, stamp)
 
     def _check(self):
         if self._deinited:

@@ -108,7 +108,7 @@ class FakePWMOut:
 
     def _changed(self):
         if self._buzzer is not None:
-            self._buzzer._update(self._frequency, self._duty_cycle)  # pylint: disable=protected-access
+            self._buzzer._update(self._frequency, self._duty_cycle)
 
     @property
     def duty_cycle(self):

@@ -197,7 +197,6 @@ class Ssd1306:
         self._execute(byte, ())
 
     def _execute(self, cmd, p):
-        # pylint: disable=too-many-branches
         if cmd == 0x20:
             if p[0] & 3 != 3:
                 self.addressing_mode = p[0] & 3
@@ -408,12 +407,12 @@ class Ssd1306:
         lines = []
         for y in range(0, self.height, 2):
             top, bottom = rows[y], rows[y + 1]
-            lines.append("".join(_TEXT_CELLS[t | (b << 1)] for t, b in zip(top, bottom)))
+            lines.append("".join(_TEXT_CELLS[t | (b << 1)] for t, b in zip(top, bottom, strict=True)))
         return "\n".join(lines)
 
     def to_image(self, scale=4, lit=True):
         """A Pillow image, white pixels on black like the OLED, ``scale`` x bigger."""
-        from PIL import Image  # pylint: disable=import-outside-toplevel
+        from PIL import Image
 
         if not isinstance(scale, int) or scale < 1:
             raise ValueError("scale must be a positive int")

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""The board's supply as the firmware reads it (issue 19, the battery).
+"""The board's supply as the firmware reads it (the battery).
 
 A Pico reads VSYS through a 3:1 divider on GP29 (ADC3, ``board.VOLTAGE_MONITOR``)
 and sees USB power on GP24 (``board.VBUS_SENSE``, high while USB is in).

@@ -145,7 +145,7 @@ class UART:
     unplugged end that hears nothing."""
 
     def __new__(cls, tx=None, rx=None, *, baudrate=9600, timeout=1.0, receiver_buffer_size=64, **_kw):
-        from . import _active  # pylint: disable=import-outside-toplevel
+        from . import _active
         rig_end = getattr(_active.RIG, "link_end", None)
         if _PLUGGED:
             end = _PLUGGED.pop(0)

@@ -82,9 +82,8 @@ def pair_help(buttons_a, buttons_b):
 class PairTerminal(PairFront):
     """Both consoles in this terminal, side by side (real time)."""
 
-    # pylint: disable=too-many-instance-attributes
     def __init__(self, buttons, *, cells="auto", hold_ms=60, long_ms=1000, stdin=None, stdout=None, color=True):
-        from .session import Console  # pylint: disable=import-outside-toplevel
+        from .session import Console
 
         self.buttons = buttons
         self.keymaps = [pair_keymap(buttons[0], 0), pair_keymap(buttons[1], 1)]
@@ -108,11 +107,11 @@ class PairTerminal(PairFront):
         self._size_at = -1000
 
     def start(self, pair):
-        from .terminal import Terminal  # pylint: disable=import-outside-toplevel
+        from .terminal import Terminal
 
         self._tty = Terminal(self.buttons[0], stdin=self.stdin, stdout=self.stdout)
         self._tty.start(pair.sessions[0])
-        for s, c in zip(pair.sessions, self.consoles):
+        for s, c in zip(pair.sessions, self.consoles, strict=True):
             s.console = c
 
     def close(self, pair):
@@ -124,7 +123,7 @@ class PairTerminal(PairFront):
         """Console B's sleep waits for a key (or the tick's end); A's is free."""
         if index == 0:
             return
-        fd = self._tty._in_fd  # pylint: disable=protected-access
+        fd = self._tty._in_fd
         ready, _, _ = select.select([fd], [], [], max(0.0, seconds))
         if ready:
             data = os.read(fd, 1024)
@@ -158,7 +157,7 @@ class PairTerminal(PairFront):
         self.pictures[index] = (session.rows(), oled.width, oled.height, session.frame_serial)
         try:
             info = summary(session.app_status())
-        except Exception as exc:  # pylint: disable=broad-except
+        except Exception as exc:
             info = "status() failed: %s" % exc
         self.info[index] = ("[%s] " % self.holding[index] if self.holding[index] else "") + info
         if index == 1:
@@ -167,7 +166,7 @@ class PairTerminal(PairFront):
 
     def redraw(self, now):
         """Paint both screens when something changed."""
-        out_fd = self._tty._out_fd  # pylint: disable=protected-access
+        out_fd = self._tty._out_fd
         if now - self._size_at >= 250:
             self._size_at = now
             try:
@@ -177,7 +176,7 @@ class PairTerminal(PairFront):
             if size != self._size:
                 self._size = size
                 self._drawn = None
-                self._tty._write("\x1b[2J")  # pylint: disable=protected-access
+                self._tty._write("\x1b[2J")
         key = tuple(p[3] if p else None for p in self.pictures) + tuple(self.info) + tuple(
             c.serial for c in self.consoles)
         if key == self._drawn or None in self.pictures:
@@ -186,7 +185,7 @@ class PairTerminal(PairFront):
         columns = (self._size or (80, 24))[0]
         lines = compose_pair(self.pictures, self.cells, columns, (self._size or (80, 24))[1], self.help,
                              self.info, [c.last for c in self.consoles], self.color)
-        self._tty._write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J")  # pylint: disable=protected-access
+        self._tty._write("\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J")
 
 
 def choose_pair_cells(cells, pictures, columns, lines):
@@ -226,7 +225,7 @@ def compose_pair(pictures, cells, columns, lines_avail, help_text, info, serial,
 def pair_window_keymap(buttons, index):
     """{pygame key code: button} for console ``index``: the terminal's keys
     (:func:`pair_keymap`), held as long as the key is down."""
-    from .window import _pygame  # pylint: disable=import-outside-toplevel
+    from .window import _pygame
 
     pg = _pygame()
     named = {"UP": pg.K_UP, "DOWN": pg.K_DOWN, "LEFT": pg.K_LEFT, "RIGHT": pg.K_RIGHT, "ENTER": pg.K_RETURN,
@@ -265,7 +264,7 @@ class PairWindow(PairFront):
         self._pending = []  # (console, press?, button) from the events, played in the console's turn
 
     def start(self, pair):
-        from .window import BAR, NoDisplay, _Fd2Aside, _pygame  # pylint: disable=import-outside-toplevel
+        from .window import BAR, NoDisplay, _Fd2Aside, _pygame
 
         pg = self.pg = _pygame()
         try:
@@ -313,7 +312,7 @@ class PairWindow(PairFront):
             setattr(self, "_serial%d" % index, session.frame_serial)
             try:
                 self.info[index] = summary(session.app_status())
-            except Exception as exc:  # pylint: disable=broad-except
+            except Exception as exc:
                 self.info[index] = "status() failed: %s" % exc
         return self.done[index]
 

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Two consoles in one process, joined by a link cable (issue 18, RULES.md L-1 .. L-9).
+"""Two consoles in one process, joined by a link cable (RULES.md L-1 .. L-9).
 
 Each console is a whole :class:`~tools.simlib.session.Session` (its own
 ``code.py`` boot, rig, nvm, settings, screen and buttons) running in a thread
@@ -41,7 +41,6 @@ class PairDone(SimDone):
 
 def _patched():
     """(object, attribute) pairs the shims and the sessions set per console."""
-    # pylint: disable=import-outside-toplevel
     import busdisplay
     import busio
     import microcontroller
@@ -74,8 +73,8 @@ class World:
 
     def capture(self):
         """The process's state now."""
-        import board  # pylint: disable=import-outside-toplevel
-        import displayio  # pylint: disable=import-outside-toplevel
+        import board
+        import displayio
 
         if self._patched is None:
             self._patched = _patched()
@@ -94,8 +93,8 @@ class World:
 
     def restore(self, state):
         """Put ``state`` (from :meth:`capture`) back."""
-        import board  # pylint: disable=import-outside-toplevel
-        import displayio  # pylint: disable=import-outside-toplevel
+        import board
+        import displayio
 
         for obj, name, value in state["attrs"]:
             if value is _MISSING:
@@ -162,9 +161,9 @@ class Twin:
             finally:
                 try:
                     self.final = self.session.status()
-                except Exception as exc:  # pylint: disable=broad-except
+                except Exception as exc:
                     self.final = {"error": "status() failed: %s" % exc}
-        except BaseException as exc:  # pylint: disable=broad-except
+        except BaseException as exc:
             self.error = exc
         finally:
             self.ended = True
@@ -231,7 +230,7 @@ class Pair:
         self.cable = cable or Cable(self._clock, loss=loss, corrupt=corrupt, delay_ms=delay_ms, seed=seed)
 
         def is_device(name, module):
-            return any(s._is_device(name, module) for s in sessions)  # pylint: disable=protected-access
+            return any(s._is_device(name, module) for s in sessions)
 
         self.world = World(is_device)
         self.twins = [Twin(self, i, s) for i, s in enumerate(sessions)]
@@ -248,7 +247,7 @@ class Pair:
 
     def run(self):
         """Boot both, run them in step until the front end is done or one ends."""
-        import displayio  # pylint: disable=import-outside-toplevel
+        import displayio
 
         plain = displayio.displays
         displayio.displays = _Built(plain)
@@ -263,8 +262,8 @@ class Pair:
         pristine = world.capture()
         entered = []
         try:
-            for twin, end in zip(self.twins, (self.cable.a, self.cable.b)):
-                twin.session.__enter__()  # pylint: disable=unnecessary-dunder-call
+            for twin, end in zip(self.twins, (self.cable.a, self.cable.b), strict=True):
+                twin.session.__enter__()
                 entered.append(twin)
                 twin.session.rig.link_end = end
                 twin.state = world.capture()

@@ -22,7 +22,7 @@ def render_half(rows):
     for y in range(0, height, 2):
         top = rows[y]
         bottom = rows[y + 1] if y + 1 < height else [0] * len(top)
-        lines.append("".join(HALF[(1 if t else 0) | (2 if b else 0)] for t, b in zip(top, bottom)))
+        lines.append("".join(HALF[(1 if t else 0) | (2 if b else 0)] for t, b in zip(top, bottom, strict=True)))
     return lines
 
 

@@ -166,13 +166,13 @@ class OutsideSeat:
         if self.failure is None:
             try:
                 return self._ask(self.program.choose, obs)
-            except Exception as exc:  # pylint: disable=broad-except
+            except Exception as exc:
                 self.failure = exc
                 self._ask(self.program.close)
                 self.level = self._level_of(obs.seat)
                 self._notice(self)
         if self._standin is None or self._game != obs.game:
-            from pisti_core.bots import make_bot  # pylint: disable=import-outside-toplevel
+            from pisti_core.bots import make_bot
 
             self._standin = make_bot(obs.game, self.level, random)  # the firmware's own seeded random
             self._game = obs.game
@@ -187,7 +187,6 @@ class OutsideSeat:
         self.program.close()
 
 
-# pylint: disable=too-many-instance-attributes
 class Session:
     """A simulated device running ``code.py``; use as a context manager.
 
@@ -199,7 +198,6 @@ class Session:
             print(s.status())
     """
 
-    # pylint: disable=too-many-arguments
     def __init__(self, *, profile="pico", code=None, settings_file=None, overrides=None, nvm_path=None, realtime=False,
                  getenv_style="int", max_ms=None, record=False, bots=None, console=None, log=None,
                  power_cut=None, bot_log=None, battery=None):
@@ -303,7 +301,7 @@ class Session:
         for bot in self.outside.values():
             try:
                 bot.close()
-            except Exception:  # pylint: disable=broad-except
+            except Exception:
                 pass
         self.outside.clear()
         if self.rig is not None:
@@ -347,7 +345,7 @@ class Session:
                 raise
             except PowerCut:
                 self.outcome = "power_cut"  # as a pulled cable: the run just stops
-            except BaseException as exc:  # pylint: disable=broad-except
+            except BaseException as exc:
                 self.exception = exc
                 self.error = traceback.format_exc()
                 self.outcome = "crashed"
@@ -374,7 +372,7 @@ class Session:
         if self._outside_calls:  # subprocess waiting for an outside bot: the process needs real time
             return self._real_sleep(seconds)
         if (rig is None or self.frontend is None or threading.get_ident() != rig.device_thread
-                or not self._from_device(sys._getframe(1).f_code.co_filename)):  # pylint: disable=protected-access
+                or not self._from_device(sys._getframe(1).f_code.co_filename)):
             return self._inner_sleep(seconds)
         self.frontend.sleep(self, seconds)
         now = rig.clock.now_ms
@@ -409,7 +407,7 @@ class Session:
         Identical consecutive frames are merged; the last frame lasts until
         the end of the run (at least ``last_ms``). Returns the frame count.
         """
-        from PIL import Image  # pylint: disable=import-outside-toplevel
+        from PIL import Image
 
         oled = self.rig.oled
         end = self.rig.clock.now_ms
@@ -472,7 +470,7 @@ class Session:
             return False
         try:
             status = app.status()
-        except Exception:  # pylint: disable=broad-except
+        except Exception:
             return False
         if status.get("screen") != "table" or status.get("over"):
             return False
@@ -499,7 +497,7 @@ class Session:
         out = {}
         try:
             out.update(self.app_status())
-        except Exception as exc:  # pylint: disable=broad-except
+        except Exception as exc:
             out["error"] = "status() failed: %s: %s" % (type(exc).__name__, exc)
         if self.app is None:
             out.setdefault("error", "the firmware did not start an app (pisti_app.current is None)")
@@ -568,7 +566,7 @@ class Session:
         """The OutsideSeat of ``seat`` (made once a run: a program that failed stays replaced)."""
         bot = self.outside.get(seat)
         if bot is None:
-            from tools import botproto  # pylint: disable=import-outside-toplevel
+            from tools import botproto
 
             program = botproto.ExternalBot(self.bot_commands[seat], game, timeout=botproto.DEFAULT_TIMEOUT,
                                            seat=seat, stderr=self.bot_log)
@@ -588,7 +586,7 @@ class Session:
     def _standin_level(self, seat):
         """The level of the built-in bot that takes a failed outside bot's
         seat: the seat's own in this game, usta for the person's seat."""
-        from pisti_core.bots import LEVELS  # pylint: disable=import-outside-toplevel
+        from pisti_core.bots import LEVELS
 
         levels = getattr(getattr(self.app, "session", None), "levels", None) or ()
         level = levels[seat] if seat < len(levels) else None

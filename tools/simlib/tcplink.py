@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""A link cable over TCP: ``sim.py --link HOST:PORT`` (issue 18).
+"""A link cable over TCP: ``sim.py --link HOST:PORT``.
 
 :class:`TcpEnd` stands in for ``busio.UART`` (as the ends of
 ``tools/shims/uart.py``'s virtual cable do): ``write`` returns at once,
@@ -29,7 +29,7 @@ POLL_S = 0.25
 
 def parse_address(text):
     """``HOST:PORT`` -> (host, port); ValueError-free: raises the simulator's UsageError."""
-    from .script import UsageError  # pylint: disable=import-outside-toplevel
+    from .script import UsageError
 
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:

@@ -173,9 +173,8 @@ def compose(rows, cells, width, help_text, info="", console="", color=True):
 class Terminal:
     """Plays the firmware in this terminal (real time)."""
 
-    # pylint: disable=too-many-instance-attributes
     def __init__(self, buttons, *, cells="auto", hold_ms=60, long_ms=1000, stdin=None, stdout=None, color=True):
-        from .session import Console  # pylint: disable=import-outside-toplevel
+        from .session import Console
 
         self.buttons = buttons
         self.keymap = terminal_keymap(buttons)
@@ -204,8 +203,8 @@ class Terminal:
     # -- terminal set-up ------------------------------------------------------------
     def start(self, session):
         """cbreak mode, alternate screen, hidden cursor."""
-        import termios  # pylint: disable=import-outside-toplevel
-        import tty  # pylint: disable=import-outside-toplevel
+        import termios
+        import tty
 
         self._in_fd = self.stdin.fileno()
         try:
@@ -218,7 +217,7 @@ class Terminal:
         self._saved_tty = termios.tcgetattr(self._in_fd)
         tty.setcbreak(self._in_fd)
 
-        def on_term(signum, frame):  # pylint: disable=unused-argument
+        def on_term(signum, frame):
             raise SimQuit("terminated")
 
         self._saved_term = signal.signal(signal.SIGTERM, on_term)
@@ -226,7 +225,7 @@ class Terminal:
 
     def stop(self, session):
         """Everything back as it was."""
-        import termios  # pylint: disable=import-outside-toplevel
+        import termios
 
         if self._saved_tty is not None:
             self._write("\x1b[0m\x1b[?25h\x1b[?1049l")
@@ -313,7 +312,7 @@ class Terminal:
         cells = self.choose_cells(oled.width, oled.height)
         try:
             info = summary(session.app_status())
-        except Exception as exc:  # pylint: disable=broad-except
+        except Exception as exc:
             info = "status() failed: %s" % exc
         if self.holding:
             info = "[%s] %s" % (self.holding, info)

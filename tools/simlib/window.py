@@ -28,7 +28,7 @@ BAR = 40  # pixels under the screen for the help and status lines
 
 def _pygame():
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame  # pylint: disable=import-outside-toplevel
+    import pygame
 
     return pygame
 
@@ -110,7 +110,6 @@ class _Fd2Aside:
 class Window:
     """Plays the firmware in a pygame window."""
 
-    # pylint: disable=too-many-instance-attributes
     def __init__(self, buttons, *, zoom=5, steps=None, wait_ms=WAIT_MS, idle_ms=IDLE_MS, unattended=False):
         self.buttons = buttons
         self.keymap = window_keymap(buttons)
@@ -241,9 +240,9 @@ class Window:
         self.surface.blit(pg.transform.scale(frame, (width, height)), (0, 0))
         try:
             status = session.app_status()
-        except Exception:  # pylint: disable=broad-except
+        except Exception:
             status = {}
-        from .terminal import summary  # pylint: disable=import-outside-toplevel
+        from .terminal import summary
 
         held = " ".join("[%s]" % b for b in sorted(self.down))
         lines = (self.help, (held + " " + summary(status)).strip())

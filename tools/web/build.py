@@ -26,14 +26,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
-import memgauge  # noqa: E402  (tools/memgauge.py)
+import memgauge  # (tools/memgauge.py)
 
 PAGE = ("index.html", "page.mjs", "worker.mjs", "pisti.mjs", "style.css")
 MODULES = ("web_drive.py", "web_screen.py", "web_random.py", "web_gc.py", "web_board_feather.py")
 PORT = os.path.join(memgauge.HERE, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 # What the page's VM takes of its heapsize before the firmware runs: the GC's tables
 # (about 2.4 %, taken out by the worker) and, here, the stand-ins and the page's driver
-# (measured 2026-12-03: 60.7 KB with the Pico profile, 53.3 KB with the FeatherWing's),
+# (about 61 KB with the Pico profile, 53 KB with the FeatherWing's),
 # with some to spare: the worker holds what is free over the cap in a ballast
 # (tools/web/pisti.mjs, Console.load), so gc.mem_free() is the cap.
 HEAP_OVERHEAD = 72000

@@ -12,7 +12,7 @@
 //   cap=BYTES             the heap (default the Pico's 171,264 B)
 //   watchdog=MS           how long the VM may go without answering (default 20000)
 //   hang=1                (a test hook) the VM loops inside WebAssembly before it boots
-//   link=1                link play (issue 18): two consoles side by side, each its own VM in its own
+//   link=1                link play: two consoles side by side, each its own VM in its own
 //                         worker, their UARTs joined by a virtual cable in the page (linkMain below);
 //                         profile2=pico|featherwing seed2=N lang2=tr: console B's (default A's)
 // Each linked console is this page again in an iframe (console=a or console=b): its saves under its
@@ -487,7 +487,7 @@ function main() {
   startWorker(false, q.get("keys") ? parseKeys(q.get("keys")) : null);
 }
 
-// --- link play (issue 18): two consoles side by side, their UARTs joined ---------------------
+// --- link play: two consoles side by side, their UARTs joined ---------------------
 // Each console is this page in an iframe (console=a / console=b): its own VM in its own worker,
 // its saves, its screen and buttons. The cable is here: what one console's UART sends (posted by
 // its worker after each tick) goes to the other's worker, which lets it into its UART at the

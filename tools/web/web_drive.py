@@ -77,7 +77,7 @@ def boot(reloaded=False):
         _disp = app.display
         _seen = -1
         return _frame(0)
-    except BaseException as e:  # pylint: disable=broad-except
+    except BaseException as e:
         _go = None
         if isinstance(e, MemoryError):
             _boot_err = e
@@ -229,7 +229,7 @@ def _guard(fn, a, b):
         pisti_app.current = None
         gc.collect()  # runs on the way back to JS
         return -2
-    except BaseException as e:  # pylint: disable=broad-except
+    except BaseException as e:
         return _d._fail(e)
     gc.collect()
     return r
@@ -256,7 +256,7 @@ def notice():
             _boot_err = None
     except MemoryError:
         return -2
-    except BaseException as e:  # pylint: disable=broad-except
+    except BaseException as e:
         return _d._fail(e)
     hw, three, err = _lost
     _lost = None
@@ -276,7 +276,7 @@ def notice():
         pass
     except MemoryError:
         return -2
-    except BaseException as e:  # pylint: disable=broad-except
+    except BaseException as e:
         return _d._fail(e)
     _disp = hw.display
     _frame(0)
@@ -336,7 +336,7 @@ _imports = []
 _strict = False  # a module not yet imported raises MemoryError (see _start)
 
 
-def _hook(name, g=None, l=None, fromlist=(), level=0):
+def _hook(name, g=None, loc=None, fromlist=(), level=0):
     s = _imports
     s.append(name)
     s.append(g)
@@ -344,7 +344,7 @@ def _hook(name, g=None, l=None, fromlist=(), level=0):
     s.append(fromlist)
     if _strict and _fresh(name, g, level, fromlist):
         raise MemoryError("import %s in a call of its own first" % name)
-    return _orig(name, g, l, fromlist, level)
+    return _orig(name, g, loc, fromlist, level)
 
 
 def _full(name, g, level):

@@ -110,12 +110,12 @@ def _twist():
         yh = (hi[k] & 0x8000) | (hi[n] & 0x7FFF)
         yl = lo[n]
         h = hi[m] ^ (yh >> 1)
-        l = lo[m] ^ ((yl >> 1) | ((yh & 1) << 15))
+        lw = lo[m] ^ ((yl >> 1) | ((yh & 1) << 15))
         if yl & 1:
             h ^= 0x9908
-            l ^= 0xB0DF
+            lw ^= 0xB0DF
         hi[k] = h
-        lo[k] = l
+        lo[k] = lw
     _i[0] = 0
 
 
@@ -128,16 +128,16 @@ def _next():
     k = _i[0]
     _i[0] = k + 1
     h = _hi[k]
-    l = _lo[k]
-    l ^= ((l >> 11) | (h << 5)) & 0xFFFF
+    lw = _lo[k]
+    lw ^= ((lw >> 11) | (h << 5)) & 0xFFFF
     h ^= h >> 11
-    nh = ((h << 7) | (l >> 9)) & 0x9D2C
-    l ^= (l << 7) & 0x5680
+    nh = ((h << 7) | (lw >> 9)) & 0x9D2C
+    lw ^= (lw << 7) & 0x5680
     h ^= nh
-    h ^= ((h << 15) | (l >> 1)) & 0xEFC6
-    l ^= h >> 2
+    h ^= ((h << 15) | (lw >> 1)) & 0xEFC6
+    lw ^= h >> 2
     _r[0] = h
-    _r[1] = l
+    _r[1] = lw
 
 
 def getrandbits(k):

@@ -7,6 +7,7 @@ board_id = "raspberry_pi_pico"
 
 
 def __getattr__(name):
-    if name in ("LED", "VOLTAGE_MONITOR", "VBUS_SENSE") or (name[:2] == "GP" and name[2:].isdigit() and 0 <= int(name[2:]) <= 28):
+    if name in ("LED", "VOLTAGE_MONITOR", "VBUS_SENSE") or \
+            (name[:2] == "GP" and name[2:].isdigit() and 0 <= int(name[2:]) <= 28):
         return name
     raise AttributeError(name)

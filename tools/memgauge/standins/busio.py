@@ -23,7 +23,7 @@ class I2C:
         pass
 
 
-# The link cable's UART (issue 18): sized like CircuitPython's busio.UART, an
+# The link cable's UART: sized like CircuitPython's busio.UART, an
 # object and its receive buffer (``receiver_buffer_size`` bytes, allocated on
 # the heap with the object); ``read(n)`` returns a new bytes, ``write`` sends
 # at once (the C driver's TX FIFO costs no heap). The gauge's driver moves the
