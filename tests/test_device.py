@@ -110,7 +110,7 @@ def test_a_whole_hand_is_played(workspace, name):
     res = result(workspace, name)
     for tag, con in res["consoles"].items():
         screens = [s for s, _ in con["mems"]]
-        assert "table" in screens and screens[-1] == "hand_end", "%s, %s: %s" % (_where(res), tag, screens)
+        assert "table" in screens and "hand_end" in screens, "%s, %s: %s" % (_where(res), tag, screens)
     if name in ("pisti2", "yedili4"):
         assert any(lv == "usta" for lv, _ in res["consoles"]["pico"]["bots"]), _where(res)
 

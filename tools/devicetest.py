@@ -56,10 +56,11 @@ SETTINGS = {"PISTI_MEMLOG": 1, "PISTI_DELAY": 150, "PISTI_SEED": 3}
 WING_PINS = {"PISTI_I2C_SDA": '"GP4"', "PISTI_I2C_SCL": '"GP5"', "PISTI_BUTTONS": '"A:GP14,B:GP15,C:GP13"',
              "PISTI_LINK_TX": '"GP0"', "PISTI_LINK_RX": '"GP1"'}
 WING_BUTTONS = "A:GP14,B:GP15,C:GP13"
-IMAGES = {  # name: (deploy profile, as .mpy)
-    "pico": ("pico", False),
-    "pico_mpy": ("pico", True),
-    "wing": ("featherwing", False),
+IMAGES = {  # name: (deploy profile, as .mpy, settings changed: None drops the key)
+    "pico": ("pico", False, {}),
+    "pico_mpy": ("pico", True, {}),
+    "wing": ("featherwing", False, WING_PINS),
+    "pico_demo": ("pico", False, {"PISTI_DELAY": None}),  # the demo at its own pace (fewer plays to emulate)
 }
 
 # The person's buttons, one rule a screen (tools/devicelib/policy.mjs). The
@@ -69,14 +70,20 @@ PISTI2_USTA = ["A", "DOWN", "DOWN", "DOWN", "DOWN", "RIGHT", "DOWN", "A"]  # New
 YEDILI4_USTA = ["RIGHT", "DOWN", "DOWN", "RIGHT", "RIGHT"] + ["DOWN", "RIGHT"] * 3 + ["DOWN", "A"]
 
 
-def _plan(new_game, play, menu_key="A", after=None):
+def _plan(new_game, play, menu_key="A", leave=False):
     """Main menu -> New game (its rows set by ``new_game``) -> the table,
-    where ``play`` repeats, until the first hand's end (``after``: the rules
-    from there, default: stop)."""
-    return [{"screen": "menu", "count": 1, "keys": [menu_key], "delay": _FIRST},
-            {"screen": "new_game", "keys": new_game, "step": 300},
-            {"screen": "table", "repeat": play, "step": 400, "delay": 400}] + (
-        after or [{"screen": "hand_end", "stop": True}])
+    where ``play`` repeats, until the first hand's end; ``leave``: then the
+    next hand, its game menu (B), Leave, and the main menu again."""
+    rules = [{"screen": "menu", "count": 1, "keys": [menu_key], "delay": _FIRST},
+             {"screen": "new_game", "keys": new_game, "step": 300}]
+    if leave:
+        rules += [{"screen": "hand_end", "keys": ["A"], "delay": 800},
+                  {"screen": "table", "count": 2, "keys": ["B"], "delay": 800},
+                  {"screen": "pause", "keys": ["DOWN"] * 4 + ["A"], "step": 300},
+                  {"screen": "menu", "count": 2, "stop": True}]
+    else:
+        rules.append({"screen": "hand_end", "stop": True})
+    return rules + [{"screen": "table", "repeat": play, "step": 400, "delay": 400}]
 
 
 def _link_plans(host_rows):
@@ -104,16 +111,16 @@ def _link_plans(host_rows):
 # compare with the simulator's (sim key script -> the device frame: "menu" the
 # frame before the first press, "after:N" the one before press N+1).
 SCENARIOS = {
-    "pisti2": dict(title="Pişti 2p vs Usta (.py)", image="pico", until=90000,
-                   plan=_plan(PISTI2_USTA[1:], ["A"]),
+    "pisti2": dict(title="Pişti 2p vs Usta, a hand, Leave (.py)", image="pico", until=90000,
+                   plan=_plan(PISTI2_USTA[1:], ["A"], leave=True),
                    frames={"menu": ("", "menu"), "new_game": ("A", "after:1")}),
-    "pisti2_mpy": dict(title="Pişti 2p vs Usta (.mpy)", image="pico_mpy", until=90000,
-                       plan=_plan(PISTI2_USTA[1:], ["A"]), frames={"menu": ("", "menu")}),
+    "pisti2_mpy": dict(title="Pişti 2p vs Usta, a hand, Leave (.mpy)", image="pico_mpy", until=90000,
+                       plan=_plan(PISTI2_USTA[1:], ["A"], leave=True), frames={"menu": ("", "menu")}),
     "yedili4": dict(title="Pis Yedili 4p vs three Usta (.py)", image="pico", until=240000,
                     plan=_plan(YEDILI4_USTA, ["A", "RIGHT"])),
     "wing": dict(title="FeatherWing: Pişti 2p vs Kalfa (.py)", image="wing", until=90000,
                  plan=_plan(["C"] * 5 + ["B"], ["B"], menu_key="B"), frames={"menu": ("", "menu")}),
-    "demo": dict(title="the demo, a minute (.py)", image="pico", until=100000,
+    "demo": dict(title="the demo, a minute (.py)", image="pico_demo", until=95000,
                  plan=[{"screen": "*", "keys": []}]),
     "link_pisti2": dict(title="link: Pişti 2p, two people, the cable cut 10 s (.py)", image="pico",
                         until=150000, plans=_link_plans([]), cut=(30000, 10000)),
@@ -199,42 +206,57 @@ class Workspace:
         return out
 
     def image(self, name):
-        """The drive image ``name`` (IMAGES), deployed once."""
+        """The drive image ``name`` (IMAGES): its deploy made once (shared by
+        the images that differ only in settings), then packed."""
         out = os.path.join(self.path, name + ".img")
         with _locked(out):
             if os.path.isfile(out):
                 return out
-            profile, mpy = IMAGES[name]
-            drive = os.path.join(self.path, name + ".drive")
-            shutil.rmtree(drive, ignore_errors=True)
+            profile, mpy, changes = IMAGES[name]
             mkimg = os.path.join(self.emu, "mkimg.sh")
-            self.runner()
-            _run([mkimg, "-x", self.blank(), drive])
-            cmd = [sys.executable, os.path.join(HERE, "deploy.py"), "--to", drive, "--force",
-                   "--profile", profile, "--offline"]
-            if mpy:
-                cmd += ["--mpy-cross", self.kit["mpy_cross"]]
-            _run(cmd, cwd=ROOT)
+            drive = self._deployed(profile, mpy)
+            work = out + ".drive"
+            shutil.rmtree(work, ignore_errors=True)
+            shutil.copytree(drive, work)
             keys = dict((k, str(v)) for k, v in SETTINGS.items())
-            if profile == "featherwing":
-                keys.update(WING_PINS)
-            set_keys(os.path.join(drive, "settings.toml"), keys)
+            keys.update(changes)
+            set_keys(os.path.join(work, "settings.toml"), keys)
             env = dict(os.environ, CIRCUITPY_BLANK=self.blank())
-            _run([mkimg, drive, out + ".tmp"], env=env)
+            _run([mkimg, work, out + ".tmp"], env=env)
+            shutil.rmtree(work, ignore_errors=True)
             os.replace(out + ".tmp", out)
         return out
 
+    def _deployed(self, profile, mpy):
+        """A folder holding the blank drive with the game deployed on it
+        (``tools/deploy.py --offline``, as .mpy with the kit's mpy-cross)."""
+        drive = os.path.join(self.path, "%s%s.drive" % (profile, "_mpy" if mpy else ""))
+        with _locked(drive):
+            if not os.path.isfile(os.path.join(drive, "code.py")) or not os.path.isdir(drive + ".done"):
+                shutil.rmtree(drive, ignore_errors=True)
+                self.runner()
+                _run([os.path.join(self.emu, "mkimg.sh"), "-x", self.blank(), drive])
+                cmd = [sys.executable, os.path.join(HERE, "deploy.py"), "--to", drive, "--force",
+                       "--profile", profile, "--offline"]
+                if mpy:
+                    cmd += ["--mpy-cross", self.kit["mpy_cross"]]
+                _run(cmd, cwd=ROOT)
+                os.makedirs(drive + ".done", exist_ok=True)
+        return drive
+
 
 def set_keys(path, keys):
-    """Set ``KEY = value`` lines of a settings.toml (replaced where there, else added)."""
+    """Set ``KEY = value`` lines of a settings.toml (replaced where there, else
+    added; a value None drops the key)."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
     left = dict(keys)
     for i, line in enumerate(lines):
         k = line.split("=", 1)[0].strip()
         if "=" in line and k in left:
-            lines[i] = "%s = %s" % (k, left.pop(k))
-    lines += ["%s = %s" % kv for kv in left.items()]
+            v = left.pop(k)
+            lines[i] = None if v is None else "%s = %s" % (k, v)
+    lines = [ln for ln in lines if ln is not None] + ["%s = %s" % kv for kv in left.items() if kv[1] is not None]
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -431,9 +453,30 @@ def table_md(results):
     return "\n".join(lines) + "\n"
 
 
+def notes_md(results):
+    """A line a scenario: emulated time, bot decisions (Usta's worst), the boot's frames."""
+    lines = []
+    for res in results:
+        parts = []
+        for tag, con in res["consoles"].items():
+            usta = [ms for lv, ms in con["bots"] if lv == "usta"]
+            text = "%s%.1f emulated s, %d bot decisions" % (
+                "" if tag == "pico" else tag + " ", con["run"].get("emulated_ms", 0) / 1000, len(con["bots"]))
+            if usta:
+                text += " (Usta's worst %d ms)" % max(usta)
+            if con["frames"]:
+                first, menu = boot_times(con)
+                text += "; first frame at %d ms, main menu at %d ms" % (first, menu)
+            parts.append(text)
+        lines.append("- %s: %s." % (res["title"], "; ".join(parts)))
+    return "\n".join(lines) + "\n"
+
+
 def report_text(results):
     return ("<!-- Made by `python tools/devicetest.py --report` (CircuitPython 10.2.1 on the emulated Pico,"
-            " ../shared/pico-emu); README.md shows the same table. -->\n" + table_md(results))
+            " ../shared/pico-emu); README.md shows the same table. -->\n# Memory on the board\n\n"
+            "Free heap in bytes from the firmware's `mem` lines (`PISTI_MEMLOG = 1`), the lowest seen"
+            " and at the screen's first entry.\n\n" + table_md(results) + "\n" + notes_md(results))
 
 
 README = os.path.join(ROOT, "README.md")
@@ -475,8 +518,11 @@ def main(argv=None):
         return 2
     for name in set(SCENARIOS[n]["image"] for n in names):
         ws.image(name)
-    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda n: run_scenario(ws, n), names))
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:  # the longest first (SCENARIOS' "until")
+        runs = {n: pool.submit(run_scenario, ws, n) for n in sorted(names, key=lambda n: -SCENARIOS[n]["until"])}
+        results = [runs[n].result() for n in names]
+    with open(os.path.join(ws.path, "results.json"), "w", encoding="utf-8") as f:
+        json.dump(results, f)
     for res in results:
         print("%s: %.0f s wall, %s" % (res["name"], res["wall_s"], res["out"]))
         for tag, con in res["consoles"].items():
