@@ -67,7 +67,7 @@ IMAGES = {  # name: (deploy profile, as .mpy, settings changed: None drops the k
 # The person's buttons, one rule a screen (tools/devicelib/policy.mjs). The
 # first key waits 900 ms: keys within half a second of the splash are dropped.
 _FIRST = 900
-PISTI2_USTA = ["A", "DOWN", "DOWN", "DOWN", "DOWN", "RIGHT", "DOWN", "A"]  # New game: level Usta, start
+PISTI2_USTA = ["DOWN", "DOWN", "DOWN", "DOWN", "RIGHT", "DOWN", "A"]  # New game: level Usta, start
 YEDILI4_USTA = ["RIGHT", "DOWN", "DOWN", "RIGHT", "RIGHT"] + ["DOWN", "RIGHT"] * 3 + ["DOWN", "A"]
 
 
@@ -107,16 +107,17 @@ def _link_plans(host_rows):
     return host, guest
 
 
-# name: what it plays. image, plan (or plans for two linked consoles), until
-# (emulated ms at most), game (screens counted as in a game), frames to
-# compare with the simulator's (sim key script -> the device frame: "menu" the
-# frame before the first press, "after:N" the one before press N+1).
+# name: what it plays. image (IMAGES), plan (or plans: host and guest, two
+# consoles wired UART to UART), until (emulated ms at most), cut (the cable dead
+# from emulated ms, for ms), frames to compare with the simulator's (its key
+# script -> the device frame: "menu" the frame before the first press,
+# "after:N" the one before press N+1).
 SCENARIOS = {
     "pisti2": dict(title="Pişti 2p vs Usta, a hand, Leave (.py)", image="pico", until=90000,
-                   plan=_plan(PISTI2_USTA[1:], ["A"], leave=True),
+                   plan=_plan(PISTI2_USTA, ["A"], leave=True),
                    frames={"menu": ("", "menu"), "new_game": ("A", "after:1")}),
     "pisti2_mpy": dict(title="Pişti 2p vs Usta, a hand, Leave (.mpy)", image="pico_mpy", until=90000,
-                       plan=_plan(PISTI2_USTA[1:], ["A"], leave=True), frames={"menu": ("", "menu")}),
+                       plan=_plan(PISTI2_USTA, ["A"], leave=True), frames={"menu": ("", "menu")}),
     "yedili4": dict(title="Pis Yedili 4p vs three Usta (.py)", image="pico_seed1", until=240000,
                     plan=_plan(YEDILI4_USTA, ["A", "RIGHT"])),
     "wing": dict(title="FeatherWing: Pişti 2p vs Kalfa (.py)", image="wing", until=90000,
