@@ -6,7 +6,8 @@ the device libraries as .mpy) in MicroPython's WebAssembly VM, played by
 its buttons through every mode against Usta, a rated match cut by a power
 cut and resumed, a language switch, the demo that plays itself.
 
-* at most 64 KB live at the main menu, at most 110 KB live anywhere in a match;
+* at most MENU_MAX live at the main menu, at most MATCH_MAX anywhere in a match
+  (the board's figures set them: below);
 * every mode completes a match;
 * the same run with the heap capped at the Pico's 171,264 B (growth refused)
   neither raises MemoryError nor stops answering.
@@ -29,8 +30,20 @@ from tools import memgauge
 # they share the module fixture's one long run.
 pytestmark = pytest.mark.xdist_group("memgauge")
 
-MENU_MAX = 65536  # B live at the main menu (<= 64 KB in the gauge)
-MATCH_MAX = 112640  # B live anywhere in a match (<= 110 KB)
+# The board decides these caps (tests/test_device.py: the firmware's own mem lines on
+# the emulated Pico, tools/device/memory.md): each is what this gauge reads today plus
+# 85% of the room the Pico still has at the same point, its lowest free heap there
+# less the device budget. The margin, 15% of that room, covers the gauge's scale
+# against the board (0.87-1.0 of the Pico's bytes, from screen to screen), so a change
+# that fills the board's room fills the gauge's first. A change that passes the gauge
+# and fails on the board fails tests/test_device.py.
+BOARD_ROOM = 0.85
+# Main menu after a game: the Pico 107,440 B free (.mpy deploy; budget 100 KB =
+# 102,400), the gauge 59,336 B live (its menu after the matches).
+MENU_MAX = 59336 + int(BOARD_ROOM * (107440 - 102400))  # 63,620 B live
+# A game: the lowest screen, a Pis Yedili 4p link host's hand end, the Pico 53,240 B
+# free (budget 48 KB = 49,152), the gauge 112,104 B live (the same host's peak).
+MATCH_MAX = 112104 + int(BOARD_ROOM * (53240 - 49152))  # 115,578 B live
 DEVICE_HEAP = memgauge.DEVICE_HEAP  # 171,264 B free at a fresh REPL on the Pico
 
 
@@ -71,14 +84,14 @@ def test_every_mode_completes_a_match(gauge, mode):
         mode, first.get("kind"), first.get("error"), _table(first))
 
 
-def test_main_menu_within_64K_live(gauge):
+def test_main_menu_within_its_cap(gauge):
     first, _ = gauge
     assert first.get("menu_peak"), "the main menu was never measured: %s" % first.get("error")
     assert first["menu_peak"] <= MENU_MAX, "%d B live at the main menu (budget %d)\n%s" % (
         first["menu_peak"], MENU_MAX, _table(first))
 
 
-def test_every_match_within_110K_live(gauge):
+def test_every_match_within_its_cap(gauge):
     first, _ = gauge
     peaks = {m: (first.get("modes") or {}).get(m, {}).get("peak", 0) for m in memgauge.MODES}
     assert first.get("game_peak"), "no match was measured: %s" % first.get("error")
@@ -88,7 +101,7 @@ def test_every_match_within_110K_live(gauge):
             first["game_peak"], MATCH_MAX, peaks, _table(first))
 
 
-def test_the_demo_within_110K_live(gauge):
+def test_the_demo_within_the_match_cap(gauge):
     """The demo that plays itself (started by 30 s alone at the main
     menu, then by Watch) in each of its modes, bots at every seat, within
     the match budget; a key brings the main menu back within its own."""
@@ -133,7 +146,7 @@ def test_L2_L3_a_link_match_completes_on_both_consoles(link_gauge):
     assert set(line["modes"]["link_yedili4"]) == {"peak", "matches", "host", "guest"}
 
 
-def test_a_yedili_4p_link_match_within_110K_live_on_each_console(link_gauge):
+def test_a_yedili_4p_link_match_within_the_match_cap_on_each_console(link_gauge):
     res = link_gauge
     m = (res.get("modes") or {}).get("link_yedili4") or {}
     peaks = {role: (m.get(role) or {}).get("peak", 0) for role in ("host", "guest")}

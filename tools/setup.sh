@@ -166,6 +166,13 @@ if ! command -v pcf2bdf >/dev/null 2>&1 || ! command -v bdftopcf >/dev/null 2>&1
     echo "setup: tools/make_fonts.py needs xfonts-base, xfonts-utils and pcf2bdf (Debian packages)" >&2
   fi
 fi
+# mtools, with which the device tests (tests/test_device.py, tools/devicetest.py)
+# pack the deployed game into the emulated Pico's CIRCUITPY image.
+if ! command -v mcopy >/dev/null 2>&1; then
+  if ! apt_install mtools; then
+    echo "setup: tests/test_device.py needs mtools (a Debian package)" >&2
+  fi
+fi
 wstamp=tools/web/node_modules/.pisti-package-lock
 if ! cmp -s tools/web/package-lock.json "$wstamp" 2>/dev/null; then
   (cd tools/web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
