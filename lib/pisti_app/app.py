@@ -119,6 +119,7 @@ class App(GameFlow):
         self._changed = False  # a screen change to collect (and log) at the next tick
         self._next = None  # (function, args) to run at the end of this tick: later()
         self.mute_until = None  # ticks until which keys are dropped (pisti_app.splash, pisti_app.results)
+        self.mute_for = 0  # ms of keys to drop from the next screen's first frame on (pisti_app.results)
         # Set at boot by pisti_app.startup.init (the settings, the saves, the language, the
         # game kept, the notices), whose code is not kept once the console runs:
         self.memlog = 0  # PISTI_MEMLOG (2: also the modules loaded)
@@ -166,6 +167,9 @@ class App(GameFlow):
                 self.log_mem()
         now = supervisor.ticks_ms()
         self.now = now
+        if self.mute_for:  # (its first frame went out at the end of the last tick: counted from there)
+            self.mute_until = ticks_add(now, self.mute_for)
+            self.mute_for = 0
         if self.mute_until is not None:  # keys just after the splash moved on by itself
             if ticks_diff(now, self.mute_until) < 0:
                 self.input.reset()
@@ -253,7 +257,7 @@ class App(GameFlow):
         """True when nothing happens until a key is pressed (for the simulator)."""
         top = self.stack[-1]
         if top.name != "table":  # (a result drops keys for a moment, pisti_app.results: no key awaited yet)
-            return self.mute_until is None or top.name == "menu"
+            return (self.mute_until is None and not self.mute_for) or top.name == "menu"
         h = top.hand
         if top.holding or top.toast_until is not None or top.queue or h.over:
             return False
