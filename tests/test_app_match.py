@@ -241,7 +241,7 @@ def mash_to_rematch(d, ok, limit_ms=120000):
 @pytest.mark.parametrize("board", ["pico", "featherwing"])
 def test_presses_through_the_last_play_leave_the_hand_end_and_match_end_up(request, board):
     """The hand end and the match end drop the keys pressed before they came
-    and for a moment after (App.mute_until, on the app's clock): the result
+    and for a moment after (App.mute_for, on the app's clock): the result
     is seen; then one press goes on, a rematch at the match end."""
     make = request.getfixturevalue("wing" if board == "featherwing" else "device")
     d = make(PISTI_START="pisti:2:acemi", PISTI_TARGET=101, PISTI_SEED=4, PISTI_DELAY=0)
@@ -252,6 +252,26 @@ def test_presses_through_the_last_play_leave_the_hand_end_and_match_end_up(reque
         assert 700 <= stayed <= 900, shown  # dropped for 700 ms, then the next tap (every 100 ms) acts
     st = d.status()
     assert st["hand"] == 1 and st["totals"] == [0, 0]  # the rematch, by one press
+
+
+def test_the_result_is_up_700_ms_from_its_first_frame_however_long_it_took_to_build(device, monkeypatch):
+    """On the board a result screen takes a few hundred ms to build (its
+    module compiled, the statistics saved): the keys are dropped for 700 ms
+    from its first frame, not from the tick that began building it."""
+    d = device(PISTI_START="pisti:2:acemi", PISTI_TARGET=101, PISTI_SEED=4, PISTI_DELAY=0)
+    from pisti_app import results  # (under the console's rig)
+    built = results._Rows.__init__
+
+    def slow(self, app):
+        built(self, app)
+        d.rig.clock.advance(400)  # a build as slow as the board's
+
+    monkeypatch.setattr(results._Rows, "__init__", slow)
+    d.run(20)
+    shown = mash_to_rematch(d, "A")
+    assert [name for name, _ in shown] == ["table", "hand_end", "match_end", "table"], shown
+    for _, stayed in shown[1:3]:
+        assert 700 <= stayed <= 900, shown
 
 
 def test_a_key_held_into_the_hand_end_does_nothing_there(device):
