@@ -136,7 +136,7 @@ def test_frames_are_the_simulators(workspace, name, tmp_path):
         device = dt.frame_bits(os.path.join(res["out"], "pico.frames", "f%07d.png" % ms))
         sim = dt.frame_bits(dt.sim_shot(profile, keys, str(tmp_path / (label + ".png"))))
         rows = len(sim)  # the FeatherWing's 128x32 is the top of the emulated 128x64 panel
-        diff = sum(a != b for ra, rb in zip(device[:rows], sim) for a, b in zip(ra, rb))
+        diff = sum(a != b for ra, rb in zip(device[:rows], sim, strict=True) for a, b in zip(ra, rb, strict=True))
         assert diff == 0 and not any(any(r) for r in device[rows:]), \
             "%s: the %s frame (device f%07d.png) differs from the simulator's in %d pixels" % (
                 _where(res), label, ms, diff)

@@ -369,7 +369,7 @@ def run_scenario(ws, name, out=None, timeout=900):
     if "plans" in sc:
         sock = os.path.join(link, "link.sock")
         starts = [(tag, plan, (sock, role)) for (tag, role), plan in zip((("host", "listen"), ("guest", "connect")),
-                                                                        sc["plans"])]
+                                                                        sc["plans"], strict=True)]
     else:
         starts = [("pico", sc["plan"], None)]
     procs = []
