@@ -75,7 +75,7 @@ def _on_hello(lk, p):
         if pos is None and lk.role == HOST and ph != OVER:
             # A guest that holds no game (a wiped drive, another console) is offered
             # the seat; it takes this game's record once its person joins (L-9).
-            lk.chan.send(OFFER, P.offer_bytes(lk.setup, lk.levels))
+            offer(lk, ph)
         elif theirs[0:2] > mine[0:2] or ph == RESYNC:
             need(lk, False)  # L-9: the one behind catches up
         elif theirs[0:2] == mine[0:2] and theirs[2] != mine[2] and lk.role == GUEST and theirs[1]:
@@ -153,10 +153,11 @@ def hello(lk):
     lk.chan.send(HELLO, P.hello(lk.role, lk.firmware, lk.urandom(8), lk.position()))
 
 
-def offer(lk):
-    """Host: send the setup to the guest (L-2)."""
+def offer(lk, phase=SETUP):
+    """Host: send the setup to the guest (L-2); ``phase`` is the host's after
+    it (a game under way stays in its own)."""
     lk.chan.send(OFFER, P.offer_bytes(lk.setup, lk.levels))
-    lk.phase = SETUP
+    lk.phase = phase
 
 
 def answer(lk, join):
