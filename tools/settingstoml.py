@@ -284,23 +284,20 @@ class Setting:
         style ``"str"`` (10.2 on) returns None where the board returns the default."""
         if style == "str":
             return None if self.error else self.text
-        if self.error:
-            raise self._fail(self.error)
-        if self.quoted:
-            return self.text
-        try:
-            return micropython_int(self.text)
-        except ValueError as exc:
-            raise self._fail(exc) from None
+        return self._value(micropython_int)
 
     def get_setting(self):
         """What ``supervisor.get_setting`` returns for this key (``ValueError`` where it raises)."""
+        return self._value(typed)
+
+    def _value(self, bare):
+        """The quoted text, or the bare one read by ``bare``; ``ValueError`` naming the line."""
         if self.error:
             raise self._fail(self.error)
         if self.quoted:
             return self.text
         try:
-            return typed(self.text)
+            return bare(self.text)
         except ValueError as exc:
             raise self._fail(exc) from None
 
