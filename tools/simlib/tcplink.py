@@ -146,32 +146,31 @@ class TcpEnd:
             if self.listener is not None:
                 self._link()
             return
+        self._recv(self.sock, 1, socket.MSG_PEEK)
+
+    def _recv(self, sock, n, flags=0):
+        """Up to ``n`` bytes from ``sock``, or None when none are there; the
+        connection is dropped (a pulled cable) when the other side closed it."""
         try:
-            data = self.sock.recv(1, socket.MSG_PEEK)
+            data = sock.recv(n, flags)
         except (BlockingIOError, InterruptedError):
-            return
+            return None
         except OSError:
             self._drop()
-            return
+            return None
         if not data:  # the other side closed: a pulled cable
             self._drop()
+            return None
+        return data
 
     def _pull(self):
         sock = self._link()
         room = self.size - len(self.rx)
         if sock is None or room <= 0:
             return
-        try:
-            data = sock.recv(room)
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError:
-            self._drop()
-            return
-        if not data:  # the other side closed: a pulled cable
-            self._drop()
-            return
-        self.rx.extend(data)
+        data = self._recv(sock, room)
+        if data is not None:
+            self.rx.extend(data)
 
     def write(self, buf):
         """Send ``buf``; returns its length (bytes with no connection are lost, as on a loose cable)."""
