@@ -84,16 +84,13 @@ def _no_cable_left_plugged():
     del uart._PLUGGED[:]
 
 
-@pytest.fixture
-def device(tmp_path):
-    """Make a :class:`console.Device` (a simulated Pico) with settings
-    ``make(**extra)``; each is closed at the end of the test."""
-    from console import Device
-
+def _consoles(cls, tmp_path):
+    """A maker of ``cls`` consoles (``make(**extra)``, settings), each closed
+    at the end of the test, after which no rig may be left installed."""
     made = []
 
     def make(**extra):
-        d = Device(tmp_path, **extra)
+        d = cls(tmp_path, **extra)
         made.append(d)
         return d
 
@@ -102,6 +99,14 @@ def device(tmp_path):
         d.close()
     from tools import shims
     assert shims.active_rig() is None
+
+
+@pytest.fixture
+def device(tmp_path):
+    """Make a :class:`console.Device` (a simulated Pico) with settings
+    ``make(**extra)``; each is closed at the end of the test."""
+    from console import Device
+    yield from _consoles(Device, tmp_path)
 
 
 @pytest.fixture
@@ -109,19 +114,7 @@ def wing(tmp_path):
     """Make a :class:`console.Wing` (the FeatherWing's 128x32 and three
     buttons) with settings ``make(**extra)``; each is closed at the end."""
     from console import Wing
-
-    made = []
-
-    def make(**extra):
-        d = Wing(tmp_path, **extra)
-        made.append(d)
-        return d
-
-    yield make
-    for d in made:
-        d.close()
-    from tools import shims
-    assert shims.active_rig() is None
+    yield from _consoles(Wing, tmp_path)
 
 
 @pytest.fixture

@@ -92,6 +92,19 @@ class Device:
             self.run(step)
             waited += step
 
+    def beside(self, peer, until, limit_ms, clock=None):
+        """Run this console and ``peer`` (the console at the other end of its
+        cable: anything with ``poll(ms)``, polled at ``clock()``, by default
+        this console's ticks) 10 ms at a time until ``until()`` holds or
+        ``limit_ms`` pass; the status then."""
+        clock = clock or self.rig.clock.ticks_ms
+        for _ in range(limit_ms // 10):
+            if until():
+                break
+            self.run(10)
+            peer.poll(clock())
+        return self.app.status()
+
     def settle(self, limit_ms=3000):
         """Run until the app waits for a key (``App.idle()``): a hand end or
         the match end drops keys for a moment after it comes (as the splash

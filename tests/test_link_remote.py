@@ -895,19 +895,10 @@ def test_L9_a_console_without_the_game_joins_a_host_mid_game_and_takes_the_seat(
     _console_on(d, cable.b)
     d.menu_to("link_join")
     d.press("A")
-    for _ in range(500):
-        d.run(10)
-        host.poll(d.rig.clock.ticks_ms())
-        if d.app.status()["screen"] == "confirm":
-            break
-    st = d.app.status()
+    st = d.beside(host, lambda: d.app.status()["screen"] == "confirm", 5000)
     assert st["screen"] == "confirm" and "hand %d" % (h0.hands_done + 1) in " ".join(st["lines"]), st
     d.press("A")  # joins
-    for _ in range(1000):
-        d.run(10)
-        host.poll(d.rig.clock.ticks_ms())
-        if d.app.status()["screen"] == "table" or d.app.restart:
-            break
+    d.beside(host, lambda: d.app.status()["screen"] == "table" or d.app.restart, 10000)
     if board:  # supervisor.reload(): code.py again, and boot(resume=True) into the saved game
         assert d.app.restart and d.app.session is None
         base = d.rig.clock.now_ms
@@ -919,11 +910,8 @@ def test_L9_a_console_without_the_game_joins_a_host_mid_game_and_takes_the_seat(
         cable.clock = lambda: base + d.rig.clock.now_ms
         d.first_frame()
         d.app.resume_kept()
-        for _ in range(1000):
-            d.run(10)
-            host.poll(base + d.rig.clock.ticks_ms())
-            if d.app.status()["screen"] == "table":
-                break
+        d.beside(host, lambda: d.app.status()["screen"] == "table", 10000,
+                 lambda: base + d.rig.clock.ticks_ms())
     st = d.app.status()
     s = d.app.session
     assert st["screen"] == "table" and s.linked and s.hands_done == host.hands_done == h0.hands_done, st
@@ -945,9 +933,6 @@ def test_L9_a_host_without_the_game_offering_another_one_is_told_the_guest_is_in
     _console_on(d, cable.a)
     d.press("A")  # Host: the game it offers (Pis Yedili, as set)
     d.press("A")  # offered
-    for _ in range(800):
-        d.run(10)
-        guest.poll(d.rig.clock.ticks_ms())
-    st = d.app.status()
+    st = d.beside(guest, lambda: False, 8000)
     assert st["screen"] == "link" and st["waiting"] == "link_busy", st
     assert guest.position() == before and d.app.session is None

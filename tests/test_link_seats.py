@@ -248,15 +248,8 @@ def test_L2_joining_over_a_kept_game_asks_first_and_a_decline_keeps_it(device):
     st = d.app.status()
     assert st["screen"] == "confirm" and st["title"] == "Start a new game?", st
     d.press("A")  # yes: the wait, then the offer
-    for _ in range(300):
-        d.run(10)
-        host.poll(d.rig.clock.ticks_ms())
-        if d.app.status()["screen"] == "confirm":
-            break
+    d.beside(host, lambda: d.app.status()["screen"] == "confirm", 3000)
     assert "offers" in " ".join(d.app.status()["lines"])
     d.press("B")  # declines: nothing changes (L-2)
-    for _ in range(200):
-        d.run(10)
-        host.poll(d.rig.clock.ticks_ms())
-    st = d.app.status()
+    st = d.beside(host, lambda: False, 2000)
     assert st["screen"] == "menu" and st["menu"][0] == "continue" and d.app.kept.rated and st["rankings"] == {}
