@@ -260,13 +260,13 @@ def test_the_result_is_up_700_ms_from_its_first_frame_however_long_it_took_to_bu
     from its first frame, not from the tick that began building it."""
     d = device(PISTI_START="pisti:2:acemi", PISTI_TARGET=101, PISTI_SEED=4, PISTI_DELAY=0)
     from pisti_app import results  # (under the console's rig)
-    built = results._Rows.__init__
+    built = results.Rows.__init__
 
     def slow(self, app):
         built(self, app)
         d.rig.clock.advance(400)  # a build as slow as the board's
 
-    monkeypatch.setattr(results._Rows, "__init__", slow)
+    monkeypatch.setattr(results.Rows, "__init__", slow)
     d.run(20)
     shown = mash_to_rematch(d, "A")
     assert [name for name, _ in shown] == ["table", "hand_end", "match_end", "table"], shown

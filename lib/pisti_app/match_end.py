@@ -13,11 +13,11 @@ mode), BACK the main menu.
 from pisti_app import gfx
 from pisti_app import keys as K
 from pisti_app.names import seat_name, side_name
-from pisti_app.results import _Rows
+from pisti_app.results import Rows
 from pisti_app.strings import t
 
 
-class MatchEnd(_Rows):
+class MatchEnd(Rows):
     """Who won the match, the totals, and the ranking points (T-2; ``points``
     None for a practice match)."""
 

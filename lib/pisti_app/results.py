@@ -30,8 +30,10 @@ _C_ROWS = const(3)  # 32-px layout: rows shown at once
 _SEE_MS = const(700)  # keys dropped after a hand end or the match end comes
 
 
-class _Rows(Screen):
-    """A title bar and up to seven rows of small text in columns."""
+class Rows(Screen):
+    """A result screen, the hand end's (:class:`HandEnd`) and the match
+    end's (:class:`pisti_app.match_end.MatchEnd`): a title bar and up to
+    seven rows of small text in columns."""
 
     def __init__(self, app):
         super().__init__(app)
@@ -129,7 +131,7 @@ class _Rows(Screen):
         self.app.dirty = True
 
 
-class HandEnd(_Rows):
+class HandEnd(Rows):
     """The breakdown of the hand that just ended; OK goes on."""
 
     name = "hand_end"
