@@ -227,9 +227,9 @@ while app.screen.name != "match_end" and hands < int(sys.argv[1]):
         gc.collect()
         peak = max(peak, gc.mem_alloc())
 if app.screen.name == "table":
-    from pisti_app.session import GameSession
+    from pisti_app import session_io
     data = app.session.to_bytes()
-    assert GameSession.from_bytes(data).to_bytes() == data
+    assert session_io.from_bytes(data).to_bytes() == data
     tap(5)  # B: the pause menu
     app.tick()
     assert app.screen.name == "pause", app.screen.name

@@ -136,6 +136,7 @@ def test_L9_a_link_game_saved_keeps_its_link_and_a_garbled_one_is_refused(device
     """The save of a link game names its link (flag bit 2, role, the guest's
     seat, the timer, L-3's key); a header whose link bytes name no seat
     does not replay (dropped with a notice, never a traceback)."""
+    from pisti_app import session_io
     from pisti_app.session import GameSession
     from pisti_core.match import Match
     m = Match("pisti", 4, 101, 1)
@@ -144,19 +145,19 @@ def test_L9_a_link_game_saved_keeps_its_link_and_a_garbled_one_is_refused(device
     s.linked = True
     s.link_info = (1, 2, 90, bytes(range(16)))
     head = s.header()
-    s2 = GameSession.restore(head, b"")
+    s2 = session_io.restore(head, b"")
     assert s2.linked and s2.link_info == (1, 2, 90, bytes(range(16))) and s2.rated and s2.number == 7
     assert s2.header() == head
     bad = bytearray(head)
     bad[-19] = 9  # the guest's seat
     try:
-        GameSession.restore(bytes(bad), b"")
+        session_io.restore(bytes(bad), b"")
     except ValueError as e:
         assert "seat" in str(e)
     else:
         raise AssertionError("a link game with no seat for the other console replayed")
     s.linked = False  # L-8: a bot took the seat, the link is gone: an ordinary save
-    assert GameSession.restore(s.header(), b"").linked is False
+    assert session_io.restore(s.header(), b"").linked is False
 
 
 def test_L9_continue_with_no_cable_to_open_says_why_and_keeps_the_game(device):

@@ -480,7 +480,7 @@ def saved_game(nvm_path):
     (sorted: each console keeps them from its own seat); None if none."""
     sys.path[:0] = [p for p in (ROOT, os.path.join(ROOT, "lib")) if p not in sys.path]
     from pisti_core.nvlog import Store
-    from pisti_app.session import _FIXED, _deck_len  # the header's layout (pisti_app.session)
+    from pisti_app.session_io import FIXED, deck_len  # the header's layout (pisti_app.session)
     try:
         with open(nvm_path, "rb") as f:
             st = Store(bytearray(f.read()))
@@ -493,11 +493,11 @@ def saved_game(nvm_path):
     game = "yedili" if d[2] & 1 else "pisti"
     players = d[3]
     sides = 2 if game == "pisti" else players
-    q = _FIXED + players
+    q = FIXED + players
     totals = sorted(d[q + 2 * i] << 8 | d[q + 2 * i + 1] for i in range(sides))
     p = q + 2 * sides
     return {"game": game, "players": players, "target": d[4], "hands_done": d[6] << 8 | d[7],
-            "totals": totals, "deck": bytes(d[p:p + _deck_len(game, players)]).hex(),
+            "totals": totals, "deck": bytes(d[p:p + deck_len(game, players)]).hex(),
             "actions": bytes(st.game_actions).hex()}
 
 

@@ -237,11 +237,11 @@ def position(app):
 
 def _restore(header, actions, below):
     """The position a saved header + actions restores to (as the device would)."""
-    from pisti_app.session import GameSession
+    from pisti_app import session_io
 
     state = random.getstate()  # the checks must not move the firmware's random
     try:
-        s = GameSession.restore(header, actions, below)
+        s = session_io.restore(header, actions, below)
     finally:
         random.setstate(state)
     return (bytes(s.header()), bytes(s.match.hand.actions))

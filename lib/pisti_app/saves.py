@@ -111,9 +111,9 @@ class Saves:
         st = self.store
         if st.game_header is None:
             return None
-        from pisti_app.session import GameSession
+        from pisti_app import session_io  # (the reader: it unloads itself)
         try:
-            s = GameSession.restore(st.game_header, st.game_actions, below)
+            s = session_io.restore(st.game_header, st.game_actions, below)
         except ValueError:
             self._flag("nvm: the saved game did not replay; it was dropped")
             st.end_game()

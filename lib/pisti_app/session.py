@@ -12,6 +12,12 @@ when a hand is dealt, before it is shown) plus the hand's *action bytes*
 (appended as they are taken); restoring replays every action through the
 checked door, so a corrupt record is refused rather than played.
 
+This module writes the save (:meth:`GameSession.header`, at every deal);
+reading it back is :mod:`pisti_app.session_io` (at boot and on Continue),
+loaded for that only, which takes the layout's bytes from here
+(:data:`MAGIC`, :data:`VERSION`, :data:`HUMAN`, :data:`LEVELS`,
+:data:`UNDO`).
+
 Header layout (version 2), integers unsigned big-endian unless said::
 
     0xA7 2  flags (bit 0 Pis Yedili, bit 1 rated)  players  target
@@ -27,18 +33,13 @@ Jack naming a suit, draw, pass, a Muamele pick: all below 255). The byte
 person's previous decision (practice games, by replaying the record).
 """
 
-from pisti_core.match import Match, decks_for, new_hand
+from pisti_core.match import Match, new_hand
 
-LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
+LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")  # a bot's level byte: its index here
 UNDO = 255
-_HUMAN = 255
-_MAGIC = 0xA7
-_VERSION = 2
-_FIXED = 10  # header bytes before the levels
-
-
-def _deck_len(game, players):
-    return 52 * (decks_for(players) if game == "yedili" else 1)
+HUMAN = 255  # the level byte of the person's seat
+MAGIC = 0xA7
+VERSION = 2
 
 
 def undo_point(hand):
@@ -170,7 +171,7 @@ class GameSession:
         """The save header of the hand in play (see the module docstring)."""
         m = self.match
         li = self.link_info if self.linked else None
-        out = bytearray((_MAGIC, _VERSION, (1 if m.game == "yedili" else 0) | (2 if self.rated else 0)
+        out = bytearray((MAGIC, VERSION, (1 if m.game == "yedili" else 0) | (2 if self.rated else 0)
                          | (4 if li else 0), m.players, m.target, m.first_dealer))
         n = self.hands_done
         out.append(n >> 8)
@@ -178,7 +179,7 @@ class GameSession:
         out.append(self.number >> 8 & 255)
         out.append(self.number & 255)
         for lv in self.levels:
-            out.append(_HUMAN if lv is None else LEVELS.index(lv))
+            out.append(HUMAN if lv is None else LEVELS.index(lv))
         for v in m.totals:
             v &= 0xFFFF
             out.append(v >> 8)
@@ -193,25 +194,3 @@ class GameSession:
         """The session as bytes: header length, header, the hand's actions."""
         h = self.header()
         return bytes((len(h),)) + h + bytes(self.match.hand.actions)
-
-    @classmethod
-    def from_bytes(cls, data, below=None):
-        """Rebuild a session from :meth:`to_bytes`; ValueError if it is not one."""
-        if not data or data[0] + 1 > len(data):
-            raise ValueError("not a saved pisti game")
-        n = data[0] + 1
-        return cls.restore(data[1:n], data[n:], below)
-
-    @classmethod
-    def restore(cls, header, actions, below=None):
-        """The session saved as ``header`` and ``actions``; ValueError if they
-        are not a game this build can play to the same point (the reader is
-        :mod:`pisti_app.session_io`, loaded for this only)."""
-        import sys
-        from pisti_app import session_io
-        try:
-            return session_io.restore(cls, header, actions, below)
-        finally:
-            if sys.implementation.name != "cpython":  # (as App.forget: a desktop keeps it)
-                from pisti_app.util import drop_module
-                drop_module("pisti_app.session_io")

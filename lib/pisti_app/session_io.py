@@ -4,27 +4,56 @@
 `pisti_app.session_io`
 ======================
 
-Reading a saved game back (:meth:`pisti_app.session.GameSession.restore`):
-the header layout is in :mod:`pisti_app.session`. Loaded only to restore a
-game (at boot and on Continue), then unloaded.
+Reading a saved game back into a :class:`pisti_app.session.GameSession`
+(the header layout is in :mod:`pisti_app.session`, which writes it; the
+offsets and lengths a reader needs are here: :data:`FIXED`,
+:func:`deck_len`). Loaded only to restore a game (at boot and on
+Continue), and unloaded by :func:`restore` once it has read one.
 """
 
-from pisti_core.match import Match
+from pisti_core.match import Match, decks_for
 
-from pisti_app.session import _FIXED, _HUMAN, _MAGIC, _VERSION, LEVELS, UNDO, _deck_len
+from pisti_app.session import HUMAN, LEVELS, MAGIC, UNDO, VERSION, GameSession
 from pisti_app.util import const
 
+FIXED = const(10)  # header bytes before the levels
 _LINK = const(20)  # a link game's bytes after the deck (role, guest seat, timer, key)
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 
 
-def restore(cls, header, actions, below=None):
-    """A ``cls`` (GameSession) from ``header`` and ``actions``; ValueError if
-    they are not a game this build can play to the same point."""
-    d = bytes(header)
-    if len(d) < _FIXED or d[0] != _MAGIC:
+def deck_len(game, players):
+    """The header's deck bytes for ``game`` with ``players``: 52 card ids a deck."""
+    return 52 * (decks_for(players) if game == "yedili" else 1)
+
+
+def from_bytes(data, below=None):
+    """A session from :meth:`GameSession.to_bytes`'s bytes (header length,
+    header, actions); ValueError if they are not one."""
+    if not data or data[0] + 1 > len(data):
         raise ValueError("not a saved pisti game")
-    if d[1] != _VERSION:
+    n = data[0] + 1
+    return restore(data[1:n], data[n:], below)
+
+
+def restore(header, actions, below=None):
+    """The session saved as ``header`` and ``actions`` (``below(n)``: the
+    match's chance); ValueError if they are not a game this build can play
+    to the same point. Unloads this module (not on a desktop CPython, as
+    App.forget)."""
+    try:
+        return _read(header, actions, below)
+    finally:
+        import sys
+        if sys.implementation.name != "cpython":
+            from pisti_app.util import drop_module
+            drop_module("pisti_app.session_io")
+
+
+def _read(header, actions, below):
+    d = bytes(header)
+    if len(d) < FIXED or d[0] != MAGIC:
+        raise ValueError("not a saved pisti game")
+    if d[1] != VERSION:
         raise ValueError("saved game version %d is not supported" % d[1])
     if d[2] > 7:
         raise ValueError("saved game has unknown flags")
@@ -33,8 +62,8 @@ def restore(cls, header, actions, below=None):
     if players < 2 or players > 4:
         raise ValueError("saved game has %d players" % players)
     sides = 2 if game == "pisti" else players
-    size = _deck_len(game, players)
-    p = _FIXED + players + 2 * sides
+    size = deck_len(game, players)
+    p = FIXED + players + 2 * sides
     link = _LINK if d[2] & 4 else 0
     if len(d) != p + size + link:
         raise ValueError("saved game header is %d bytes, expected %d" % (len(d), p + size + link))
@@ -44,13 +73,13 @@ def restore(cls, header, actions, below=None):
         m = Match(game, players, d[4], d[5], below=below)
     done = d[6] << 8 | d[7]
     levels = []
-    for i in range(_FIXED, _FIXED + players):
+    for i in range(FIXED, FIXED + players):
         v = d[i]
-        if v != _HUMAN and v >= len(LEVELS):
+        if v != HUMAN and v >= len(LEVELS):
             raise ValueError("saved game names an unknown bot level")
-        levels.append(None if v == _HUMAN else LEVELS[v])
-    s = cls(m, levels, d[2] & 2, d[8] << 8 | d[9], done)
-    q = _FIXED + players
+        levels.append(None if v == HUMAN else LEVELS[v])
+    s = GameSession(m, levels, d[2] & 2, d[8] << 8 | d[9], done)
+    q = FIXED + players
     for i in range(sides):
         v = d[q + 2 * i] << 8 | d[q + 2 * i + 1]
         m.totals[i] = v - 0x10000 if v >= 0x8000 else v
