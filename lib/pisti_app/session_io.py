@@ -78,7 +78,7 @@ def _read(header, actions, below):
         if v != HUMAN and v >= len(LEVELS):
             raise ValueError("saved game names an unknown bot level")
         levels.append(None if v == HUMAN else LEVELS[v])
-    s = GameSession(m, levels, d[2] & 2, d[8] << 8 | d[9], done)
+    s = GameSession(m, levels, (d[2] & 2) != 0, d[8] << 8 | d[9], done)
     q = FIXED + players
     for i in range(sides):
         v = d[q + 2 * i] << 8 | d[q + 2 * i + 1]
