@@ -89,6 +89,13 @@ def leave_outcome(game, players, totals, hands_done, seat):
     return -1, LOST  # the first hand, not alone first, a level or trailing team
 
 
+def leave_terms(s, seat=0):
+    """T-4: ``(leave_outcome, leave_branch)`` of leaving the rated game
+    ``s`` now (anything with game, players, totals and hands_done)."""
+    args = (s.game, s.players, s.totals, s.hands_done, seat)
+    return leave_outcome(*args), leave_branch(*args)
+
+
 def leave_text(outcome):
     """Short words for the confirmation before leaving: what it will cost."""
     return "not recorded" if outcome is None else "a loss (-1)"

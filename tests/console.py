@@ -194,3 +194,9 @@ class Wing(Device):
         """The screen as a 4x PNG."""
         self.rig.oled.save_png(str(path), 4)
         return str(path)
+
+
+def sit(app, session, saved=False):
+    """Sit ``app`` down at ``session`` (:func:`pisti_app.play.sit`)."""
+    from pisti_app.play import sit as sit_down
+    sit_down(app, session, saved)

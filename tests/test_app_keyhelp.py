@@ -15,6 +15,7 @@ import pytest
 from test_app_yedili import GoOut, muamele_session
 
 from pisti_app import rules_en, rules_tr, str_en, str_tr
+from console import sit as sit_down
 
 TABLES = {"en": (str_en.S, str_en.S3), "tr": (str_tr.S, str_tr.S3)}
 RULES = {"en": rules_en, "tr": rules_tr}
@@ -146,7 +147,7 @@ def _shown(d, keys):
     d.press(keys["ok"])  # leave (T-4)
     # Pis Yedili: the Muamele pick row after a bot goes out (Y-15), then the breakdown.
     s, h = muamele_session()
-    app.play_session(s)
+    sit_down(app, s)
     app.bots[h.turn] = GoOut()
     st = d.wait(lambda s: s.get("focus") == "pick" and not s["toast"], 30000)
     out["muamele_pick"] = st["message"]

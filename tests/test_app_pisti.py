@@ -13,6 +13,7 @@ from console import labels_out_of_bounds
 
 from pisti_core.cards import card_str, parse_card
 from pisti_core.match import Match
+from console import sit as sit_down
 
 
 def play_card(d, code):
@@ -139,7 +140,7 @@ def stacked_session(app):
     m = Match("pisti", 2, 151, dealer=1)
     s = GameSession(m, [None, "usta"])
     m.deal(deck)
-    app.play_session(s)
+    sit_down(app, s)
     return s
 
 

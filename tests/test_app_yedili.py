@@ -10,6 +10,7 @@ from console import labels_out_of_bounds
 
 from pisti_core.match import Match
 from pisti_core.yedili import DRAW, MUAMELE, PASS, YediliHand
+from console import sit as sit_down
 
 
 def move_cursor(d, want):
@@ -197,7 +198,7 @@ def test_muamele_pick_row_after_a_bot_goes_out(device):
     s, h = muamele_session()
     winner = h.turn
     sevens = sum(1 for c in h.hand(0) if (c % 52) >> 2 == 6)
-    d.app.play_session(s)
+    sit_down(d.app, s)
     d.app.bots[winner] = GoOut()
     st = d.wait(lambda s: s["screen"] != "table" or s.get("focus") == "pick", limit_ms=30000)
     assert st["screen"] == "table" and st["phase"] == "muamele" and st["turn"] == 0

@@ -37,7 +37,7 @@ PROFILES = sorted(p.stem for p in (ROOT / "tools" / "boards").glob("*.toml"))
 MAJORS = (9, 10)
 BOARD = {"pico": ("raspberry_pi_pico", "Raspberry Pi Pico with rp2040"),
          "featherwing": ("adafruit_feather_rp2040", "Adafruit Feather RP2040 with rp2040")}
-VERSION = re.search(r'__version__ = "([^"]+)"', (ROOT / "lib" / "pisti_app" / "__init__.py").read_text()).group(1)
+VERSION = re.search(r'__version__ = "([^"]+)"', (ROOT / "lib" / "pisti_app" / "util.py").read_text()).group(1)
 CASES = [(profile, major) for profile in PROFILES for major in MAJORS]
 
 

@@ -1297,7 +1297,7 @@ def test_before_any_setup_the_fix_is_the_projects_setup(drive, project, tmp_path
     setup = (f"Fix: bash tools/setup.sh --deploy (it makes {venv} with the pinned packages), "
              "which needs the network once")
     (project / "lib" / "pisti_app").mkdir(parents=True, exist_ok=True)
-    (project / "lib" / "pisti_app" / "__init__.py").write_text('__version__ = "0.1.0"\n')
+    (project / "lib" / "pisti_app" / "util.py").write_text('__version__ = "0.1.0"\n')
     zips = tmp_path / "zips"
     status, out, err = run(capsys, "--zip", zips, "--source", project)
     assert status == 1

@@ -14,6 +14,7 @@ from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from pisti_core.match import Match, new_hand
 from tools.shims.uart import Cable
+from console import sit as sit_down
 
 # gc.collect() collects nothing in this module's tests (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("quick_gc")
@@ -238,7 +239,7 @@ def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(dev
     m = Match("pisti", 2, 101, lm.first_dealer)
     m.deal(host.deck(0))
     d.app.seat_bot(1, host.seat)
-    d.app.play_session(GameSession(m, [None, None], False))
+    sit_down(d.app, GameSession(m, [None, None], False))
     moves = 0
     for _ in range(60000):
         step()
@@ -299,7 +300,7 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, monkeypatc
     d.app.seat_bot(1, host.seat)
     sess = GameSession(m, [None, None], False)
     sess.linked = True
-    d.app.play_session(sess)
+    sit_down(d.app, sess)
     screens = set()
     decks = []  # each hand's deck as the app dealt it (its session keeps only the last hand's entry)
     for _ in range(200000):

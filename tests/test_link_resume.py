@@ -186,7 +186,8 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, monkey
     the table on a fresh heap. The other console sees a power cut's silence;
     the game goes on at its first ply with the link's deal."""
     import pisti_app
-    monkeypatch.setattr(pisti_app, "restarts", lambda: True)
+    import pisti_app.util
+    monkeypatch.setattr(pisti_app.util, "restarts", lambda: True)
     r = Rig.__new__(Rig)
     r.make, r.nvm, r.base = device, FlashNvm(), 0
     r.d = device(nvm=r.nvm)
@@ -221,7 +222,7 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, monkey
     # Left (practice: kept to Continue): the main menu in place, Continue on it
     app = r.d.app
     assert app.linked_boot
-    app.leave_game()
+    app.play.leave()
     r.until(lambda st: st["screen"] == "menu", 200)
     assert not app.restart and r.d.app.status()["menu"][0] == "continue"
     # With nothing kept, the main menu after a link game comes by a restart (its screen stays until then)
@@ -232,12 +233,13 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, monkey
 
 def test_the_main_menu_restarts_only_after_a_link_game_on_the_board(device, monkeypatch):
     import pisti_app
+    import pisti_app.util
     d = device()
     d.first_frame()
     app = d.app
     app.main_menu()
     assert not app.restart  # CircuitPython only
-    monkeypatch.setattr(pisti_app, "restarts", lambda: True)
+    monkeypatch.setattr(pisti_app.util, "restarts", lambda: True)
     app.main_menu()
     assert not app.restart and d.app.status()["screen"] == "menu"  # no link game since the boot
     app.linked_boot = True
@@ -250,21 +252,21 @@ def test_on_the_board_a_link_hands_end_compiles_the_statistics_and_forgets_them(
     on the board (a restarted heap) each hand's end compiles it and forgets
     it, so no link table holds it (about 2.4 KB)."""
     import pisti_app
-    from pisti_app import games, stats
+    import pisti_app.util
+    from pisti_app import play, stats
     calls = []
     monkeypatch.setattr(stats, "count", lambda app, s, left: calls.append(("count", left)))
+    monkeypatch.setattr(play, "forget", lambda *names: calls.append(names))
 
-    class Flow(games.GameFlow):
+    class Match:  # a stand-in for the match in play
+        app = None
         link = object()  # a link game
-
-        def forget(self, *names):
-            calls.append(names)
-    Flow().count(None)
+    play.Play.count(Match(), None)
     assert calls == [("count", False)]  # in place: kept
-    monkeypatch.setattr(pisti_app, "restarts", lambda: True)
-    Flow().count(None, True)
+    monkeypatch.setattr(pisti_app.util, "restarts", lambda: True)
+    play.Play.count(Match(), None, True)
     assert calls[1:] == [("count", True), ("pisti_app.stats",)]
-    Flow.link = None
-    monkeypatch.setattr(pisti_app, "restarts", lambda: False)
-    Flow().count(None)
+    Match.link = None
+    monkeypatch.setattr(pisti_app.util, "restarts", lambda: False)
+    play.Play.count(Match(), None)
     assert calls[-1] == ("pisti_app.stats",)  # not a link game: forgotten everywhere

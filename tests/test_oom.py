@@ -22,14 +22,14 @@ WRAPPER = '''
 import sys
 sys.path.append("lib")
 import pisti_app
-from pisti_app import app as app_mod, games
+from pisti_app import app as app_mod, play
 WHERE = %r
 done = []
 if WHERE == "bot":
-    _make = games.GameFlow._make_bots
+    _make = play.Play.sit
     def _make_bots(self):
         _make(self)
-        bot = self.bots[1]
+        bot = self.seats[1]
         real = bot.choose
         def choose(obs):
             if not done:
@@ -37,16 +37,16 @@ if WHERE == "bot":
                 raise MemoryError("injected in a bot's move")
             return real(obs)
         bot.choose = choose
-    games.GameFlow._make_bots = _make_bots
+    play.Play.sit = _make_bots
 else:
     if WHERE == "resume":  # and then again on the way back into the saved game
-        _play = games.GameFlow.play_session
-        def play_session(self, session, saved=False):
+        _play = play.Play.begin
+        def begin(self, session, saved=False):
             if saved and len(done) == 1:
                 done.append(2)
                 raise MemoryError("injected resuming the game")
             _play(self, session, saved)
-        games.GameFlow.play_session = play_session
+        play.Play.begin = begin
     _push = app_mod.App.push
     def push(self, screen):
         if screen.name == "pause" and not done:

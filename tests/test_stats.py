@@ -153,7 +153,7 @@ def test_T4_a_rated_match_left_is_a_match_lost_and_ends_the_streak(device):
     until(d, screen("menu"), 5000)
     assert d.status()["stats"]["pisti"]["streak"] == 1
     d.app.start_game("pisti", 2, [None, "acemi"], 101, True)
-    d.app.leave_rated()
+    d.app.play.leave_rated()
     r = d.status()["stats"]["pisti"]
     assert (r["matches"], r["won"], r["streak"], r["best"]) == (2, 1, 0, 1)
 
@@ -164,7 +164,7 @@ def test_a_practice_match_left_to_continue_counts_its_hands_only(device):
     d.app.start_game("pisti", 2, [None, "acemi"], 151, False)
     d.app.bots[0] = First()
     until(d, screen("hand_end"))
-    d.app.leave_game()
+    d.app.play.leave()
     r = d.status()["stats"]["pisti"]
     assert (r["matches"], r["hands"]) == (0, 1)
 
@@ -250,7 +250,7 @@ def _image_with(device, stats_blob):
     d.press("A")
     play_match(d, "pisti", 2, (None, "acemi"), 101, True, [100, 0])
     d.app.start_game("pisti", 2, [None, "kalfa"], 151, False)
-    d.app.leave_game()  # kept to Continue
+    d.app.play.leave()  # kept to Continue
     st = d.status()
     assert st["rankings"] and d.app.kept is not None
     d.app.saves.store.put_stats(stats_blob)

@@ -18,6 +18,7 @@ from test_app_strings import region_matches_text
 from pisti_core.cards import card_str
 from pisti_core.match import Match
 from tools.shims.nvm import FlashNvm
+from console import sit as sit_down
 
 # gc.collect() collects nothing in this module's tests (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("quick_gc")
@@ -101,7 +102,7 @@ def sit(d, game, players, totals=None, base=0, rated=True, level="usta", acts=0,
     while h.ply < acts or (acts and h.turn != 0):
         legal = h.legal()
         h.apply(legal[rng.randrange(len(legal))])
-    app.play_session(s)
+    sit_down(app, s)
     return s
 
 
@@ -230,7 +231,7 @@ def test_T1_no_undo_in_rated_games_even_when_switched_on(device):
     my_turn(d)
     d.long("B")
     assert "undo" not in d.status()["menu"] and d.status()["menu"][-1] == "leave"
-    assert d.app.undo() is False  # nor by any other door
+    assert d.app.play.undo() is False  # nor by any other door
 
 
 def test_T1_T3_start_settings_rated_and_timer(tmp_path):
@@ -294,14 +295,14 @@ def test_T3_countdown_in_the_top_bar_blinks_and_beeps_in_the_last_ten_seconds(de
     assert region_matches_text(d.rig.oled, "40s", 54 - 15, 0, "small")  # on the panel, left of the badge
     d.rig.buzzer.clear()
     fast_forward(d, 25000)  # 15 s left: no warning yet
-    assert not d.app.timer.warn and TICK not in d.rig.buzzer.frequencies
+    assert not d.app.play.timer.warn and TICK not in d.rig.buzzer.frequencies
     fast_forward(d, 5000)
-    assert d.status()["timer"] == 10 and d.app.timer.warn
+    assert d.status()["timer"] == 10 and d.app.play.timer.warn
     seen = set()
     for _ in range(8):
         fast_forward(d, 250, 250)
-        seen.add(d.app.timer.blink)
-        assert d.app.screen.clock.background_color == (0xFFFFFF if d.app.timer.blink else None)
+        seen.add(d.app.play.timer.blink)
+        assert d.app.screen.clock.background_color == (0xFFFFFF if d.app.play.timer.blink else None)
     assert seen == {True, False}  # it blinks
     d.long("B")  # the pause menu does not stop it, and shows it too
     assert d.status()["screen"] == "pause" and d.app.screen.clock.text == "%ds" % d.status()["timer"]
@@ -318,14 +319,14 @@ def test_T3_a_decision_gets_the_full_time_and_bots_turns_do_not_count(device):
     fast_forward(d, 20000)
     assert d.status()["timer"] == 10
     play(d, choose(d.status()))
-    assert not d.app.timer.running and d.status()["timer"] == 30  # the bot's turn: full, still
+    assert not d.app.play.timer.running and d.status()["timer"] == 30  # the bot's turn: full, still
     fast_forward(d, 2500)
     assert d.status()["timer"] == 30
     st = my_turn(d)
     assert st["holding"] and d.status()["timer"] == 30  # the bot's card is on show: not yet
     d.wait(lambda s: not s["holding"])
     d.run(1000)
-    assert d.app.timer.running and d.status()["timer"] == 29  # the next decision: from the top
+    assert d.app.play.timer.running and d.status()["timer"] == 29  # the next decision: from the top
 
 
 def test_T3_the_timer_stops_on_end_of_hand_screens(device):
@@ -333,12 +334,12 @@ def test_T3_the_timer_stops_on_end_of_hand_screens(device):
     d.press("A")
     sit(d, "pisti", 2, [10, 20], base=1, acts=46)
     st = timing(d)
-    assert st["ply"] == 46 and len(st["your_hand"]) == 1 and d.app.timer.running
+    assert st["ply"] == 46 and len(st["your_hand"]) == 1 and d.app.play.timer.running
     play(d, st["your_hand"][0])
     st = d.wait(lambda s: s["screen"] == "hand_end")
     fast_forward(d, 120000)  # two minutes on the breakdown: nobody has left
     st = d.status()
-    assert st["screen"] == "hand_end" and st["rankings"] == {} and not d.app.timer.running
+    assert st["screen"] == "hand_end" and st["rankings"] == {} and not d.app.play.timer.running
     d.press("A")  # two minutes alone: the screen slept, and the first key only wakes it
     assert d.status()["screen"] == "hand_end"
     d.press("A")
@@ -369,7 +370,7 @@ def test_T4_leaving_costs_what_the_confirmation_says(device, door, branch, game,
     d = device(PISTI_SEED=1, PISTI_DELAY=100, PISTI_TIMER=30, nvm=nvm)
     d.press("A")
     s = sit(d, game, players, totals, base=done)
-    assert s.rated and d.app.leave_cost()[1] == words  # T-4 branch: %s
+    assert s.rated and d.app.leave_cost(d.app.session)[1] == words  # T-4 branch: %s
     key = "%s:%d:usta" % (game, players)
     if door == "exit":
         d.long("B")

@@ -19,6 +19,7 @@ from test_app_strings import region_matches_text
 from test_app_yedili import play as yedili_play
 
 from pisti_app import rules_tr, str_tr
+from console import sit as sit_down
 
 # gc.collect() collects nothing in this module's tests (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("quick_gc")
@@ -101,7 +102,7 @@ def test_the_persons_muamele_pick_is_in_the_second_person(device):
     d.press("A")
     s, h = muamele_session()
     winner = h.turn
-    d.app.play_session(s)
+    sit_down(d.app, s)
     d.app.bots[winner] = GoOut()
     st = d.wait(lambda s: s["screen"] != "table" or s.get("focus") == "pick", limit_ms=30000)
     assert st["phase"] == "muamele" and st["turn"] == 0

@@ -19,6 +19,7 @@ from pisti_core.cards import parse_card
 from pisti_core.match import Match
 from pisti_core.yedili import DRAW, PASS
 from pisti_core.yedili_text import parse_action
+from console import sit as sit_down
 
 
 def stacked_deck(players, dealt, stock=()):
@@ -88,7 +89,7 @@ def seat_session(d, players, dealer, deck, bots):
     m = Match("yedili", players, None, dealer=dealer)
     s = GameSession(m, [None] + ["acemi"] * (players - 1))
     m.deal(deck)
-    d.app.play_session(s)
+    sit_down(d.app, s)
     for seat, bot in bots.items():
         d.app.bots[seat] = bot
     d.run(50)  # the table's first frame

@@ -648,7 +648,7 @@ def _hook(fuzzer, session):
         return out
 
     cls.refresh = refresh
-    from pisti_app import games, saves
+    from pisti_app import app as app_mod, play, saves
 
     ch = fuzzer.chain
     ch.writing = None
@@ -698,22 +698,22 @@ def _hook(fuzzer, session):
     real_compact = nvlog.Store.compact
     nvlog.Store.compact = wrap("compact", real_compact, lambda a: None, outer=True)
     fuzzer.unhook.append(lambda: setattr(nvlog.Store, "compact", real_compact))
-    cont = games.GameFlow.continue_game
+    cont = app_mod.App.continue_game
 
     def continue_game(app):
         cont(app)
         if app.session is not None:
             fuzzer.on_resume(app)
 
-    games.GameFlow.continue_game = continue_game
-    leave = games.GameFlow.leave_game
+    app_mod.App.continue_game = continue_game
+    leave = play.Play.leave
 
-    def leave_game(app):
-        if app.session is not None and not app.session.rated:
-            ch.last = position(app)  # what Continue must bring back (keys of this tick included)
-        leave(app)
+    def leave_game(match):
+        if not match.session.rated:
+            ch.last = position(match.app)  # what Continue must bring back (keys of this tick included)
+        leave(match)
 
-    games.GameFlow.leave_game = leave_game
+    play.Play.leave = leave_game
 
 
 def reproduce_text(fault, nvm="fuzz.nvm"):

@@ -15,7 +15,7 @@ stray noise bytes, a delay, cable cuts (up to a minute, within L-7's
 3 minutes) and power cuts on either console at a random cut point of one
 of its own nvm writes (the app's saves, ``pisti_app.saves`` on
 ``tools/shims/nvm.FlashNvm``): it boots from what its flash holds, opens the
-link again from the saved game (``pisti_app.linkends.resume_lock``) and the
+link again from the saved game (``pisti_app.relink.resume_lock``) and the
 one behind catches up (L-9). Whole matches of every mode (Pişti 2p and 4p with the
 people as partners or opponents, Pis Yedili 2, 3, 4) are played with random
 legal choices for the people and the bots.
@@ -45,7 +45,7 @@ for _p in (ROOT, os.path.join(ROOT, "lib")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-from pisti_app.linkends import resume_lock
+from pisti_app.relink import resume_lock
 from pisti_app.remote import LinkPlay, link_info
 from pisti_app.saves import Saves
 from pisti_app.session import GameSession

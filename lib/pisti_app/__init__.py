@@ -13,7 +13,7 @@ shims in ``tools/shims``.
 reads it).
 """
 
-__version__ = "0.2.0"
+from pisti_app.util import __version__  # noqa: F401 (the package's version, read by tools/deploy.py)
 
 current = None
 
@@ -32,15 +32,6 @@ def boot(resume=False):
     App.forget("pisti_app.hw")     # even on a fresh heap, the main menu, whose Continue tries again)
     current = app
     return app
-
-
-def restarts():
-    """True where the app restarts the console to give a link game, and the
-    main menu after one, a fresh heap: CircuitPython, whose
-    ``supervisor.reload()`` runs code.py again (the names it interned and
-    the heap's pieces gone). A desktop rig plays on in place."""
-    import sys
-    return sys.implementation.name == "circuitpython"
 
 
 def _reloaded():
@@ -80,13 +71,13 @@ def run():
             hw = app.hw  # what the notice needs; the rest of the app goes now
             three = app.input.three
             app.stack = []
-            app.session = None
+            app.play = None
             app = None
             current = None
             gc.collect()
             try:
                 from pisti_app.oom import out_of_memory
-                out_of_memory(hw, three, err)
+                out_of_memory(hw, three, err, globals())
             except MemoryError:  # not even the notice fits: the restart alone
                 pass
         # else: the app asked (a link game starts on a fresh heap, linkmenu.restarts)

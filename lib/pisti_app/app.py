@@ -4,67 +4,30 @@
 `pisti_app.app`
 ===============
 
-:class:`App` ties the console together: a stack of screens, the logical
-keys, the bots (``app.bots[seat]``, anything with ``choose(obs)``; an
-outside program takes a seat with ``app.seat_bot(seat, bot)``), the game
-session, sound, and a display refresh only when something changed. ``tick()`` is called about every
-10 ms by :func:`pisti_app.run`.
+:class:`App` is the console's shell: the stack of screens, the tick loop,
+the hardware (display, keys, sound, battery, screen sleep), the prefs and
+the saves. The match in play is :attr:`App.play`
+(:class:`pisti_app.play.Play`, loaded while a game is on); the screens
+only show it. ``tick()`` is called about every 10 ms by :func:`pisti_app.run`.
 
 Saves (:mod:`pisti_app.saves`) live in ``hw.nvm`` (``microcontroller.nvm``):
-settings, ranking and the game in progress, every action saved before its
-result is shown (T-6). A power cut is not leaving (T-4): at the next start
-Continue (or, with PISTI_START, the table itself) resumes the same hand at
-the same point. Rated games (T-1) have a move timer (:mod:`pisti_app.movetimer`)
-and are ranked (T-2); leaving one asks first and says what it costs (T-4).
-
-Settings read at boot (``settings.toml`` / ``os.getenv``) override the saved
-ones for this run: ``PISTI_START`` ("pisti:2:usta", "yedili:4:kalfa", levels
-per bot seat as "yedili:4:usta,kalfa,acemi"): straight into a new game,
-or back into the saved one; ``PISTI_TARGET`` (101 or 151 with PISTI_START);
-``PISTI_RATED`` (1: the PISTI_START game is rated; default 0, practice);
-``PISTI_TIMER`` (seconds a move in rated games, 30 to 300); ``PISTI_LANG``
-("en" or "tr"); ``PISTI_SEED`` (an int: seeds ``random`` for bots and
-shuffles; otherwise deals come from ``os.urandom``, T-6); ``PISTI_DELAY``
-(ms a play stays on screen, overriding the speed setting); ``PISTI_MEMLOG``
-(1, or 2 to list the modules loaded too: after ``gc.collect()`` at every screen change the serial console gets
-``mem <screen> free=<bytes> ms=<ticks>``, and ``bot <seat> <level> <ms>``
-for every bot decision; off by default, and then it costs nothing). A value
-the firmware does not take never stops it: its default, and the splash names
-it (:mod:`pisti_app.startup`; with PISTI_START the splash comes first then).
+settings, ranking and the game in progress (T-6). The settings read at boot
+(``settings.toml``) are :mod:`pisti_app.startup`'s.
 """
 
 import gc
 
 import supervisor
 
-from pisti_app import gfx, strings
-from pisti_app.games import GameFlow, seeded_below
+from pisti_app import gfx, strings, util
 from pisti_app.keys import Input
 from pisti_app.sound import Sound
-from pisti_app.util import const, drop_module, ticks_add, ticks_diff
+from pisti_app.util import const, forget, release, ticks_add, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # (names the board has interned already: an import here costs nothing)
-    import pisti_app.games
-    import pisti_app.session
-    import pisti_app.remote
+    import pisti_app.play
     import pisti_app.demo  # noqa: F401 (named in a type comment only: the board has no typing module)
-
-# Modules only the menus use: unloaded while a table is shown. Each list is
-# one string, split when used: on the board a name of more than 10 characters
-# in a tuple would be a heap string of its own (~50 bytes each, ~1.5 KB).
-_MENU_MODULES = ("pisti_app.menus pisti_app.menu pisti_app.info pisti_app.confirm "
-                 "pisti_app.wrap pisti_app.splash")
-# Modules only a game uses: unloaded back at the main menu.
-_GAME_MODULES = ("pisti_app.match_end pisti_app.results pisti_app.pisti_table pisti_app.yedili_table "
-                 "pisti_app.yedili_parts pisti_app.table pisti_app.sprites "
-                 "pisti_core.bots.pisti_end pisti_core.bots.pisti_bots "
-                 "pisti_core.bots.yedili_bots pisti_core.bots.yedili_heur pisti_core.bots "
-                 "pisti_core.pisti_obs pisti_core.yedili_obs pisti_core.yedili_text "
-                 "pisti_core.pisti pisti_core.yedili pisti_core.record pisti_app.session "
-                 "pisti_core.match pisti_core.cards pisti_app.movetimer "
-                 "pisti_app.session_io pisti_app.wrap")
-
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
 SLEEPS = (30, 60, 120, 300, 0)  # s without a key before the screen dims, off after as long again; 0 never
@@ -85,10 +48,14 @@ class Hardware:
         display = width = height = keys = key_names = nvm = buzzer = i2c = bad = supply = getattr(object, "")
 
 
-class App(GameFlow):
+class App:
     """The console application on hardware ``hw`` (see :mod:`pisti_app.hw`)."""
 
     demos = 0  # demos started since boot: the next one's game (pisti_app.demo.MODES)
+    # The menus' scene: the modules only the menus use, released while a table is shown
+    # (one string, split when used: on the board a long name in a tuple is a heap string of its own).
+    NEEDS = "pisti_app.menus pisti_app.menu pisti_app.info pisti_app.confirm pisti_app.wrap pisti_app.splash"
+    forget = staticmethod(forget)  # unload modules no longer used (pisti_app.util.forget)
 
     def __init__(self, hw, resume=False):
         hw = Hardware(hw)
@@ -100,16 +67,12 @@ class App(GameFlow):
         self.input = Input(hw.keys, hw.key_names)
         strings.set_buttons(self.input.three)  # key help for this board's buttons
         self.sound = Sound(hw.buzzer)
-        self.bots = [None, None, None, None]  # type: list
         self.outside_bots = {}  # seat -> bot or factory: see seat_bot()
-        self.link = None  # type: pisti_app.remote.LinkPlay | None  # a pisti_app.remote.LinkPlay in a link game (L-3: it deals)
-        self._want_next = False  # the next hand asked for, its link deal not come yet
-        self._link_secs = -1  # L-7: the countdown shown while the link is silent
-        self.session = None  # type: pisti_app.session.GameSession | None
+        self.play = None  # type: pisti_app.play.Play | None  # the match in play (or a link game's set-up)
         self.resumed = False  # this boot went back into the kept game (resume_kept)
         self.restart = False  # run() restarts the board into the saved game (a link game's start)
         self.linked_boot = False  # a link game was played since this boot
-        self.kept = None  # type: pisti_app.games.Kept | None  # a game left to Continue (games.Kept), saved in nvm
+        self.kept = None  # a game left to Continue (pisti_app.saves.Kept), saved in nvm
         self.refreshes = 0
         self.dirty = True
         import displayio
@@ -117,13 +80,13 @@ class App(GameFlow):
         self.stack = []
         self._codes = []
         self._changed = False  # a screen change to collect (and log) at the next tick
-        self._next = None  # (function, args) to run at the end of this tick: later()
+        self.todo = None  # (function, args) to run at the end of this tick: later()
         self.mute_until = None  # ticks until which keys are dropped (pisti_app.splash, pisti_app.results)
         self.mute_for = 0  # ms of keys to drop from the next screen's first frame on (pisti_app.results)
         # Set at boot by pisti_app.startup.init (the settings, the saves, the language, the
         # game kept, the notices), whose code is not kept once the console runs:
         self.memlog = 0  # PISTI_MEMLOG (2: also the modules loaded)
-        self._nvm = None  # type: bytearray | None  # the board's nvm, or a bytearray where it has none
+        self.nvm = None  # the board's nvm, or a bytearray where it has none
         self._saves = None  # opened by the saves property (T-6: a foreign or garbled nvm gives a clean start)
         self._rankings = None
         self._erases = 0  # erases caused by saves objects closed since boot
@@ -132,14 +95,13 @@ class App(GameFlow):
         self._woke = self.now  # ticks of the last key (or of the last thing that kept the screen on)
         self.demo = None  # type: pisti_app.demo.Demo | None  # the demo while one plays (watch())
         self.delay_override = None  # type: int | None  # PISTI_DELAY
-        self.below = None  # Match's default, os.urandom (T-6); games.seeded_below with PISTI_SEED
+        self.below = None  # Match's default, os.urandom (T-6); pisti_app.startup.seeded_below with PISTI_SEED
         self.notices = []  # type: list  # this boot's, one line each: the saves, then the settings ignored
         from pisti_app.startup import init
-        start, target, rated, bad = init(self, hw, seeded_below)
+        start, target, rated, bad = init(self, hw)
         init = None
-        self.forget("pisti_app.startup")  # read once
+        forget("pisti_app.startup")  # read once
         self._menus = None
-        self._timer = None  # the move timer, loaded while a rated game is on (T-3)
         if resume and self.kept is not None:  # a restart (out of memory, a link game's start): no splash
             self.resume_kept()
         elif start is not None and not bad:
@@ -153,13 +115,33 @@ class App(GameFlow):
             from pisti_app.splash import Splash
             go = None if start is None else (start[0], start[1], start[2], target, rated)
             self.show(Splash(self, self.now, go))
-        self._tick_timer()
+        if self.play is not None:
+            self.play.tick(self.now)
+
+    # -- the match in play, as scripts read it ---------------------------------------
+    @property
+    def session(self):
+        """The game in play (:class:`pisti_app.session.GameSession`), or None."""
+        p = self.play
+        return None if p is None else p.session
+
+    @property
+    def bots(self):
+        """The players of the seats in play (None: this console's person)."""
+        p = self.play
+        return [None, None, None, None] if p is None else p.seats
+
+    @property
+    def link(self):
+        """The link game's :class:`pisti_app.remote.LinkPlay`, or None."""
+        p = self.play
+        return None if p is None else p.link
 
     # -- the loop ----------------------------------------------------------------
     def tick(self):
-        """One step: keys, timers, bots, sound; refresh the display if needed.
-        Nothing here catches an nvm write error (a power cut on the desktop
-        rig): it leaves ``tick``, and the next start resumes from the saves."""
+        """One step: keys, timers, the match, sound; refresh the display if
+        needed. Nothing here catches an nvm write error (a power cut on the
+        desktop rig): it leaves ``tick``, and the next start resumes from the saves."""
         if self._changed:  # the screen changed in the last tick: its garbage goes now
             self._changed = False
             gc.collect()
@@ -187,22 +169,22 @@ class App(GameFlow):
         for code in codes:
             self.stack[-1].handle(code)
         del codes[:]
-        if self.link is not None:
-            self.link.lock.poll(now)  # (what came on the cable, before the table looks: L-4's 100 ms)
-        self.stack[-1].tick(self.now)
-        if self.link is not None:
-            self.link.app_tick(self, now)
-        nxt = self._next
+        p = self.play
+        if p is not None and p.link is not None:
+            p.link.lock.poll(now)  # (what came on the cable, before the table looks: L-4's 100 ms)
+        self.stack[-1].tick(now)
+        p = self.play
+        if p is not None:
+            p.tick(now)  # the link, the move timer
+        nxt = self.todo
         if nxt is not None:  # a screen change asked for: now that no screen code runs
-            self._next = None
+            self.todo = None
             nxt[0](*nxt[1])
         if (self.demo is None and self.nap < 2 and self.stack[-1].name == "menu" and len(self.stack) == 1
-                and ticks_diff(now, self._woke) >= _DEMO_IDLE
-                and not any(self.input._down)):
+                and ticks_diff(now, self._woke) >= _DEMO_IDLE and not self.input.held()):
             self.watch()  # 30 s alone at the main menu (and no key held): the demo
         if self.demo is not None:
             self.demo.tick(now)
-        self._tick_timer()
         self.sound.tick(now)
         p = self.hw.supply
         if p is not None and ticks_diff(now, p[2]) >= 0:
@@ -226,7 +208,7 @@ class App(GameFlow):
         # Screen sleep: dim after SLEEPS[...] s without a key, off after as
         # long again; on while bots play or a screen moves by itself, and for
         # a rated game's last 10 s (T-3: its clock runs on meanwhile).
-        tm = self._timer
+        tm = self.play.timer if self.play is not None else None
         dm = self.demo
         if (dm.awake(now) if dm is not None else not self.idle()) or (tm is not None and tm.warn):
             self._woke = now
@@ -258,10 +240,7 @@ class App(GameFlow):
         top = self.stack[-1]
         if top.name != "table":  # (a result drops keys for a moment, pisti_app.results: no key awaited yet)
             return (self.mute_until is None and not self.mute_for) or top.name == "menu"
-        h = top.hand
-        if top.holding or top.toast_until is not None or top.queue or h.over:
-            return False
-        return self.bots[h.turn] is None
+        return not top.holding and top.toast_until is None and self.play.idle()
 
     def delay(self):
         """Milliseconds a play stays on screen before the next bot step."""
@@ -279,10 +258,7 @@ class App(GameFlow):
         """Make ``screen`` the only one."""
         while self.stack:
             self.stack.pop().close()
-        self.stack.append(screen)
-        self.display.root_group = screen.group
-        self.dirty = True
-        self._changed = True
+        self.push(screen)
         gc.collect()
 
     def push(self, screen):
@@ -321,32 +297,29 @@ class App(GameFlow):
         self._changed = True
         gc.collect()
 
-    @staticmethod
-    def forget(*names):
-        """Unload modules of screens that are gone (their code is heap on the
-        device). Only on MicroPython and CircuitPython: a desktop CPython has
-        no heap to save, and its tests hold on to these modules."""
-        import sys
-        if sys.implementation.name == "cpython":
-            return
-        for name in names:
-            drop_module(name)
+    def later(self, fn, *args):
+        """Call ``fn(*args)`` at the end of this tick, once the screen that
+        asked has returned: a screen change that frees the old screen before
+        the next is built (no frame of the old one still holds it)."""
+        self.todo = (fn, args)
 
-    @property
-    def timer(self):
-        """The move timer (:class:`pisti_app.movetimer.MoveTimer`), made when
-        first needed and unloaded back at the main menu."""
-        t = self._timer
-        if t is None:
-            from pisti_app.movetimer import MoveTimer
-            t = self._timer = MoveTimer(self)
-        return t
+    def release(self):
+        """Close every screen and collect, before the next screen is built:
+        the heap's peak is then the new screen alone, not both."""
+        while self.stack:
+            self.stack.pop().close()
+        self.display.root_group = self._blank
+        p = self.play
+        if p is not None and p.timer is not None:
+            p.timer.forget_screens()
+        gc.collect()
 
-    def _tick_timer(self):
-        s = self.session
-        if self._timer is not None or (s is not None and s.rated):
-            self.timer.tick(self.now)
+    def ask(self, title, text, on_yes, keys_text, on_no=None):
+        """A question (or, without ``on_no``, a notice) over the screen."""
+        from pisti_app.confirm import Confirm
+        self.push(Confirm(self, title, text, on_yes, keys_text, on_no))
 
+    # -- the saves ---------------------------------------------------------------
     @property
     def saves(self):
         """The saves (:class:`pisti_app.saves.Saves` on the nvm), opened when
@@ -354,7 +327,7 @@ class App(GameFlow):
         sv = self._saves
         if sv is None:
             from pisti_app.saves import Saves
-            sv = self._saves = Saves(self._nvm)
+            sv = self._saves = Saves(self.nvm)
         return sv
 
     @property
@@ -369,7 +342,7 @@ class App(GameFlow):
     def erases(self):
         """Sector erases so far: the nvm's own count when it keeps one (the
         desktop rig's), else those the saves caused since boot."""
-        n = getattr(self._nvm, "erases", None)
+        n = getattr(self.nvm, "erases", None)
         if n is not None:
             return n
         sv = self._saves
@@ -378,7 +351,7 @@ class App(GameFlow):
     def drop_rankings(self):
         """Forget the ranking and its module until next needed (it is in the saves)."""
         self._rankings = None
-        self.forget("pisti_core.table")
+        forget("pisti_core.table")
 
     def close_saves(self):
         """Drop the saves, the ranking and their modules (re-read from the nvm
@@ -386,10 +359,19 @@ class App(GameFlow):
         sv = self._saves
         if sv is not None:
             self._erases += sv.store.erases_caused
+            release(sv)
         self._saves = None
         self._rankings = None
-        self.forget("pisti_app.saves", "pisti_core.nvlog", "pisti_core.table")
 
+    def leave_cost(self, s):
+        """T-4: (outcome, words) of leaving the rated game ``s`` now."""
+        from pisti_core.table import leave_terms
+        out, branch = leave_terms(s)
+        if self._rankings is None:
+            forget("pisti_core.table")  # loaded for this only
+        return out, strings.t("cost_" + branch)
+
+    # -- menus and games -----------------------------------------------------------
     @property
     def menus(self):
         """The menus (:class:`pisti_app.menus.Menus`), imported when first
@@ -403,7 +385,32 @@ class App(GameFlow):
     def drop_menus(self):
         """Unload the menu screens' modules (their code is heap on the device)."""
         self._menus = None
-        self.forget(*_MENU_MODULES.split())
+        release(self)
+
+    def main_menu(self):
+        """Back to the main menu, the match's modules gone. After a link game,
+        on the board, by a restart (nothing kept to resume: the menu on a
+        fresh heap)."""
+        p = self.play
+        if self.linked_boot and self.kept is None and (p is None or p.link is None) and util.restarts():
+            self.restart = True  # (the screen stays until run() restarts)
+            return
+        self.play = None
+        self.release()
+        if p is not None:
+            release(p)
+        self.close_saves()
+        self.show(self.menus.main())
+
+    def start_game(self, game, players, levels, target=None, rated=False):
+        """A new match (:func:`pisti_app.play.start_game`)."""
+        from pisti_app.play import start_game
+        start_game(self, game, players, levels, target, rated)
+
+    def continue_game(self):
+        """Back to the game kept (:func:`pisti_app.play.continue_game`)."""
+        from pisti_app.play import continue_game
+        continue_game(self)
 
     def resume_kept(self):
         """At boot: back into the kept game (T-6); out of memory even so,
@@ -416,60 +423,25 @@ class App(GameFlow):
             from pisti_app.oom import resume_failed
             resume_failed(self, e, kept)
 
-    def later(self, fn, *args):
-        """Call ``fn(*args)`` at the end of this tick, once the screen that
-        asked has returned: a screen change that frees the old screen before
-        the next is built (no frame of the old one still holds it)."""
-        self._next = (fn, args)
-
-    def release(self):
-        """Close every screen and collect, before the next screen is built:
-        the heap's peak is then the new screen alone, not both."""
-        while self.stack:
-            self.stack.pop().close()
-        self.display.root_group = self._blank
-        if self._timer is not None:
-            self._timer.forget_screens()
-        gc.collect()
-
-    def main_menu(self):
-        """Back to the main menu (everything else closed). After a link game,
-        on the board, by a restart (nothing kept to resume: the menu on a
-        fresh heap)."""
-        if self.linked_boot and self.kept is None and self.link is None:
-            import pisti_app
-            if pisti_app.restarts():
-                self.restart = True  # (the screen stays until run() restarts)
-                return
-        self.release()
-        self._timer = None
-        self.forget(*_GAME_MODULES.split())
-        self.close_saves()
-        self.show(self.menus.main())
+    def seat_bot(self, seat, bot):
+        """The outside-bot hook: ``bot`` plays ``seat`` (0 is the person's)
+        in this game, if one is on, and in every game started or continued
+        later; ``None`` gives the seat back. ``bot`` is anything with
+        ``choose(obs)``, or a factory ``bot(game, seat, players)`` returning
+        one (or None to leave the seat as it is), called when a game starts.
+        Safe before the first bot move: the match moves bots on ``tick()`` only."""
+        if bot is None:
+            self.outside_bots.pop(seat, None)
+            return
+        self.outside_bots[seat] = bot
+        if self.play is not None:
+            self.play.sit_outside(seat, bot)
 
     def watch(self):
         """The demo: bots play both games in turn until a key is pressed
         (:mod:`pisti_app.demo`, loaded while it runs)."""
         from pisti_app.demo import Demo
         self.demo = Demo(self)
-
-    def pause(self):
-        """The pause menu over the table; in a link game, the question to leave
-        it (the link's code leaves no room to compile the menus there):
-        rated, with its cost (T-4); practice, kept to Continue."""
-        if self.link is not None and self.session is not None:
-            if self.session.rated:
-                self.leave_game()
-            else:
-                t = strings.t
-                self.ask(t("link_play"), t("link_leave_q"), self.leave_game, t("keys_leave"), self.pop)
-            return
-        self.push(self.menus.pause())
-
-    def ask(self, title, text, on_yes, keys_text, on_no=None):
-        """A question (or, without ``on_no``, a notice) over the screen."""
-        from pisti_app.confirm import Confirm
-        self.push(Confirm(self, title, text, on_yes, keys_text, on_no))
 
     # -- settings ----------------------------------------------------------------
     def set_lang(self, lang):
@@ -488,12 +460,9 @@ class App(GameFlow):
         """Keep the settings in nvm (nothing is written if they did not change)."""
         self.saves.write_prefs(self.prefs)
 
-    # -- for scripts and the simulator -------------------------------------------
     def status(self, rankings=True):
         """What is on screen and the game state, as a plain dict (for scripts
         and the simulator: :mod:`pisti_app.status`, not loaded on a board
-        that nobody asks); ``rankings`` False leaves the ranking out (it is
-        read from the saves, which a script that only steers the app need
-        not load)."""
+        that nobody asks); ``rankings`` False leaves the ranking out."""
         from pisti_app.status import app_status
         return app_status(self, rankings)

@@ -40,32 +40,7 @@ _READ_MS = const(4000)  # a breakdown or the match end stays this long (at most 
 
 
 class NoSaves:
-    """The saves while a demo plays: they keep nothing."""
-
-    state = "ok"
-    notice = None
-    erases_caused = 0
-
-    def __init__(self, nvm):
-        self.nvm = nvm
-        self.store = self  # (App.erases and close_saves read store.erases_caused)
-
-    def read_ranking(self):
-        """The ranking as saved (for ``App.status()``; read, never written)."""
-        from pisti_app.saves import Saves
-        return Saves(self.nvm).read_ranking()
-
-    @property
-    def stats(self):
-        """The statistics as saved (for ``App.status()``; read, never written)."""
-        from pisti_app.saves import Saves
-        return Saves(self.nvm).store.stats
-
-    def put_stats(self, data):
-        """Statistics: not kept (a demo never counts)."""
-
-    def _flag(self, notice):
-        """A notice about the saves: none while a demo plays."""
+    """Where a demo's actions go (:attr:`pisti_app.play.Play.saves`): nowhere."""
 
     def add(self, data):
         """An action: not kept."""
@@ -74,7 +49,7 @@ class NoSaves:
         """A hand dealt: not kept."""
 
     def end(self):
-        """The match over: nothing to end."""
+        """The match over: nothing was kept."""
 
 
 class Demo:
@@ -100,25 +75,21 @@ class Demo:
         app.demos += 1
         app.release()
         app.drop_menus()
-        app.session = None
-        app.bots = [None, None, None, None]
-        app._timer = None
+        app.play = None
         # The last match's screens and the other game's modules go; this
         # game's stay (a match after a match of the same game reuses them).
         app.forget("pisti_app.match_end", "pisti_app.results", *(_PISTI if game == "yedili" else _YEDILI))
         gc.collect()
-        app._saves = NoSaves(app._nvm)
+        from pisti_app.play import Play
         from pisti_app.session import GameSession
         s = GameSession.new(game, players, [LEVEL] * players, 101 if game == "pisti" else None, app.below)
         s.demo = True  # no person at the table: every seat is named a bot (pisti_app.names)
-        app.session = s
+        p = app.play = Play(app, s, NoSaves())
         from pisti_core.bots import make_bot
-        bots = [None, None, None, None]  # type: list
         for seat in range(players):
-            bots[seat] = make_bot(game, LEVEL, random)
-        app.bots = bots
+            p.seats[seat] = make_bot(game, LEVEL, random)
         self.next = False
-        app.show(app._table())
+        app.show(p.table())
 
     def tick(self, now):
         """After the screen's tick: the banner on a new screen, a breakdown
@@ -136,10 +107,10 @@ class Demo:
             return
         if self.next or top.name == "table" or ticks_diff(now, self.at) < min(_READ_MS, 8 * app.delay()):
             return
-        if app._next is None:
+        if app.todo is None:
             self.next = True
             if top.name == "hand_end":
-                app.next_hand()
+                app.play.next_hand()
             else:
                 app.later(self.play)
 
@@ -147,10 +118,7 @@ class Demo:
         """Back to the main menu (a key, or the screen gone off)."""
         app = self.app
         app.demo = None
-        app._next = None
-        app.session = None
-        app.bots = [None, None, None, None]
-        app._saves = None
+        app.todo = None
         app.sound.enabled = app.prefs["sound"]
         app.main_menu()
         app.forget("pisti_app.demo")

@@ -145,7 +145,7 @@ def rules_pages(app, which):
 
 def About(app):
     """The About screen: version, free memory, platform, display, buttons."""
-    from pisti_app import __version__
+    from pisti_app.util import __version__
 
     def source():
         gc.collect()

@@ -115,3 +115,7 @@ class Input:
         self.keys.events.clear()
         for k in range(len(self._down)):
             self._down[k] = 0
+
+    def held(self):
+        """True while a key is held down."""
+        return any(self._down)

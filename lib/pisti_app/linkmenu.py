@@ -12,8 +12,9 @@ shows it, and joins (A) or declines (B). Loaded only when chosen; the link
 modules go with it when the link game ends (:meth:`App._end_match`).
 """
 
-from pisti_app import strings
+from pisti_app import strings, util
 from pisti_app.confirm import Confirm
+from pisti_app.util import forget, release
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 FIRMWARE = "pisti"
@@ -120,10 +121,11 @@ def _fail(app, text):
 
 
 def _drop(app):
-    app.link = None
-    app.forget("pisti_app.linkends", "pisti_app.remote", "pisti_core.linkgame", "pisti_core.linkproto",
-               "pisti_core.linkchan", "pisti_core.linkrx", "pisti_core.linkframe", "pisti_core.linkrec",
-               "pisti_app.linkmenu")
+    p = app.play
+    link = None if p is None else p.link
+    if link is not None:
+        p.link = None
+        release(link)
 
 
 def quit_link(app):
@@ -135,7 +137,7 @@ def quit_link(app):
 def _open(app, uart):
     if uart is None:
         from pisti_app.linkport import open_uart
-        app.forget("pisti_app.linkport")  # (its work is done once the port is open)
+        forget("pisti_app.linkport")  # (its work is done once the port is open)
         try:
             uart = open_uart()
         except (ValueError, ImportError, AttributeError) as e:
@@ -149,10 +151,14 @@ def _key():
     return os.urandom(16)  # L-3: the hands' bytes come from it (T-6's secure source)
 
 
-def _lock(port, role, now, setup):
+def _lock(app, port, role, setup):
+    """The link's match (no game yet): the link set up, run every tick."""
+    from pisti_app.play import Play
     from pisti_app.remote import LinkPlay
     from pisti_core import linkgame as G
-    return LinkPlay(G.Lockstep(port, role, FIRMWARE, now, setup, LEVELS, key=_key()))
+    p = app.play = Play(app)
+    p.link = LinkPlay(G.Lockstep(port, role, FIRMWARE, app.now, setup, LEVELS, key=_key()))
+    app.push(LinkWait(app))
 
 
 def host(app, uart=None):
@@ -177,8 +183,7 @@ def host(app, uart=None):
             k += 1
     setup = P.Setup(p["game"], n, p["target"] if p["game"] == "pisti" else None, p["rated"], guest, levels,
                     p["timer"])  # T-3: the host's move timer, for both people (L-10)
-    app.link = _lock(uart, P.HOST, app.now, setup)  # L-2: it offers ``setup`` when the guest says hello
-    app.push(LinkWait(app))
+    _lock(app, uart, P.HOST, setup)  # L-2: it offers ``setup`` when the guest says hello
 
 
 def join(app, uart=None):
@@ -187,17 +192,17 @@ def join(app, uart=None):
     if uart is None:
         return
     from pisti_core import linkproto as P
-    app.link = _lock(uart, P.GUEST, app.now, None)  # it answers the offer: link.lock.answer(True)
-    app.push(LinkWait(app))
+    _lock(app, uart, P.GUEST, None)  # it answers the offer: link.lock.answer(True)
 
 
 def start_link_game(app):
     """Both joined, the first hand dealt by the link (L-3): sit down."""
-    import pisti_app
+    from pisti_app import play as P
     from pisti_app import remote
     from pisti_app.session import GameSession
     from pisti_core.match import Match
-    link = app.link
+    p = app.play
+    link = p.link
     lk = link.lock
     s = lk.setup
     levels = []
@@ -213,15 +218,11 @@ def start_link_game(app):
     else:
         m = Match(s.game, s.players, s.target, lk.match.first_dealer)
         m.deal(link.deck(0))
-    app.replace_kept()  # (the menus asked first; its T-4 result is ranked before this game is numbered)
-    number = 0
-    if s.rated:  # numbered as any rated game (the ranking's stamp + 1: recorded once, T-2)
-        number = (app.rankings.stamp + 1) & 0xFFFF
-        app.drop_rankings()
-    sess = GameSession(m, levels, s.rated, number, base)
+    P.replace_kept(app)  # (the menus asked first; its T-4 result is ranked before this game is numbered)
+    sess = GameSession(m, levels, s.rated, P.number(app, s.rated), base)
     sess.linked = True
     sess.link_info = remote.link_info(lk)  # saved with the game: a power cut is not leaving (L-9)
-    if pisti_app.restarts():
+    if util.restarts():
         # On the board: saved, then a restart into it, as after a power cut (L-9; the screen
         # stays until run() restarts). The table gets a fresh heap in one piece, without the
         # names the menus and the link's set-up interned (the board never frees one).
@@ -236,8 +237,6 @@ def start_link_game(app):
         from pisti_app import yedili_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
     else:
         from pisti_app import pisti_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
-    from pisti_app import stats  # noqa: F401 (compiled now and kept: see GameFlow.count)
-    for seat in link.remote_seats():
-        app.outside_bots[seat] = link.seat
-    app.play_session(sess)
-    app.forget("pisti_app.linkmenu")  # (the game needs none of it: the heap of a link table is tight)
+    from pisti_app import stats  # noqa: F401 (compiled now and kept: see Play.count)
+    p.begin(sess)
+    forget("pisti_app.linkmenu")  # (the game needs none of it: the heap of a link table is tight)

@@ -73,7 +73,7 @@ class MatchEnd(Rows):
         if code == K.OK:
             self.app.later(rematch, self.app)
         elif code == K.BACK or code == K.MENU:
-            self.app.end_match()
+            self.app.play.end_match()
 
 
 def rematch(app):

@@ -179,9 +179,9 @@ class Menus:
                 from pisti_app import info
                 app.push(info.Scores(app))
             elif k == "leave":
-                app.leave_game()
+                app.play.leave()
             elif k == "undo":
-                if not app.undo():
+                if not app.play.undo():
                     app.pop()
                     app.screen.say(t("nothing_to_undo"), 1500)
         elif n == "rules":

@@ -11,7 +11,7 @@ act at the table, the game menu and the rules read from it included (that
 menu is no pause), from the moment the last bot play has been shown; not on
 end-of-hand screens. It shows its unit ("45s", "45sn"). In the last 10
 seconds the number blinks and a short beep sounds each second.
-When it reaches zero the person has left the table (T-4): ``app.time_out()``.
+When it reaches zero the person has left the table (T-4): ``Play.time_out()``.
 In a rated link game (L-10) the host's timer counts for each person and
 both consoles show it: the other person's countdown too (without the
 beeps), stopped at 0 until that console says its person left.
@@ -25,11 +25,13 @@ _BLINK = const(250)  # ms on, ms off
 
 
 class MoveTimer:
-    """Ticked by the app after the screens; ``left`` is the number shown
-    (None when no rated game is on), ``running`` whether it counts down."""
+    """The clock of the match in play ``play`` (:class:`pisti_app.play.Play`),
+    ticked after the screens; ``left`` is the number shown (None when no
+    rated game is on), ``running`` whether it counts down."""
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, play):
+        self.play = play
+        self.app = play.app
         self.left = None
         self.running = False
         self.warn = False
@@ -53,11 +55,12 @@ class MoveTimer:
 
     def tick(self, now):
         """Advance: count down, warn, or call time out."""
-        s = self.app.session
+        play = self.play
+        s = play.session
         if s is None or not s.rated:
             self._stop(None)
             return
-        link = self.app.link
+        link = play.link
         limit = self.app.prefs["timer"] if link is None else link.lock.setup.timer  # L-10: the host's
         table = self._table()
         mine = table is not None and table.my_turn()
@@ -66,7 +69,7 @@ class MoveTimer:
             theirs = mine
         else:
             theirs = False
-        if table is None or table.holding or not mine or self.app._link_secs >= 0:
+        if table is None or table.holding or not mine or play.link_secs >= 0:
             self._stop(limit)  # (L-7: not while the link is lost; it starts again when heard)
             return
         hand, ply = s.hand_no, s.hand.ply
@@ -81,7 +84,7 @@ class MoveTimer:
             ms = 0  # the other console says when its person's time is up (T-4 there)
         elif ms <= 0:
             self._stop(None)
-            self.app.time_out()
+            play.time_out()
             return
         left = (ms + 999) // 1000
         self.left = left
@@ -107,7 +110,7 @@ class MoveTimer:
 
     def _show(self):
         # Called every tick: allocates nothing unless what is shown changes.
-        if self.app._link_secs >= 0:
+        if self.play.link_secs >= 0:
             return  # (L-7: the link's countdown has the place: pisti_app.remote)
         st = self.app.stack
         top = st[-1] if st else None

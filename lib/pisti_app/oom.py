@@ -16,6 +16,7 @@ import time
 import displayio
 
 from pisti_app import gfx
+from pisti_app.util import release
 
 
 class Notice:
@@ -35,13 +36,13 @@ class Notice:
         return True
 
 
-def out_of_memory(hw, three, err):
+def out_of_memory(hw, three, err, where):
     """The heap ran out (``err``; the app is gone already, ``hw`` is what it
     kept of the board, ``three`` whether it has three buttons): log the
     error on the console and show, in the app's language, that the game is
     saved (T-6: every action was written before it was shown) until OK is
-    pressed, then free the pins for the next boot."""
-    import pisti_app
+    pressed, then free the pins for the next boot. ``where``: the package's
+    namespace, whose ``current`` is the :class:`Notice` meanwhile."""
     from pisti_app import strings
 
     display = hw.display
@@ -58,7 +59,7 @@ def out_of_memory(hw, three, err):
             sys.print_exception(err)  # pyright: ignore[reportAttributeAccessIssue]
     g = displayio.Group()
     text = strings.t("oom")
-    pisti_app.current = Notice(text, strings.lang())  # for scripts and the simulator
+    where["current"] = Notice(text, strings.lang())  # for scripts and the simulator
     lines = text.split("\n")
     h = hw.height
     top = (h - 8 * len(lines)) // 2 if h < 64 else 16
@@ -85,11 +86,6 @@ def out_of_memory(hw, three, err):
         hw.i2c.deinit()
 
 
-_LINK_MODULES = ("pisti_app.remote", "pisti_app.linkmenu", "pisti_app.linkends", "pisti_app.linkport",
-                 "pisti_core.linkgame", "pisti_core.linkproto", "pisti_core.linkchan", "pisti_core.linkrx",
-                 "pisti_core.linkframe", "pisti_core.linkrec")
-
-
 def resume_failed(app, err, kept):
     """The boot's way back into the kept game (after running out of memory)
     ran out of memory again: the main menu instead, the game still kept to
@@ -99,16 +95,14 @@ def resume_failed(app, err, kept):
 
     print("pisti: out of memory going back into the game (%s)" % (err,))
     link = app.link
-    app.link = None
     if link is not None:  # (the cable's pins go back: Continue opens it again; no goodbye, L-9)
+        app.play.link = None
         port = link.lock.chan.port
         if hasattr(port, "deinit"):
             port.deinit()
+        release(link)
         link = None
-    app.session = None
-    app.bots = [None, None, None, None]
     app.outside_bots = {}
-    app.forget(*_LINK_MODULES)
     app.kept = kept  # (the main menu offers Continue)
     app.main_menu()
     app.forget("pisti_app.oom")

@@ -116,7 +116,7 @@ class PistiTable(TableBase):
             if h.over:
                 self.set_msg(t("hand_over"))
             elif mine:
-                self.set_msg(t("help_pisti_link") if self.app.link is not None else t("help_pisti"))  # (B: leave)
+                self.set_msg(t("help_pisti_link") if self.play.link is not None else t("help_pisti"))  # (B: leave)
             else:
                 self.set_msg(t("waiting") % self.who(h.turn))
         if self.stock is None:  # 32 px: the bottom card while the stock lasts
@@ -148,7 +148,7 @@ class PistiTable(TableBase):
         h = self.hand
         # The other console's play (L-4): the play first, the rest (a toast
         # too) a tick later.
-        self.rest = seat != 0 and self.app.link is not None
+        self.rest = seat != 0 and self.play.link is not None
         side = seat & 1
         before = len(h.pile)
         pis = h.pistis[side]

@@ -8,7 +8,7 @@ Link play on the app's side during the game (RULES.md L-1 .. L-9), loaded
 only for a link game (and forgotten after it); the cable is opened by
 :mod:`pisti_app.linkport`, the link set up by :mod:`pisti_app.linkmenu`:
 
-* :class:`RemoteSeat` -- takes a seat the way a bot does (``app.seat_bot``):
+* :class:`RemoteSeat` -- takes a seat the way a bot does:
   ``choose(obs)`` gives the action the other console decided at that ply,
   or None while it has not come (the table then waits, as for the person);
 * :class:`LinkPlay` -- the bridge between the app's hand and the link's
@@ -18,6 +18,8 @@ only for a link game (and forgotten after it); the cable is opened by
 """
 
 from pisti_core import linkgame as G
+
+from pisti_app.util import forget
 
 
 class RemoteSeat:
@@ -37,9 +39,13 @@ class RemoteSeat:
 
 
 class LinkPlay:
-    """``LinkPlay(lockstep)``: call :meth:`tick` every app tick with the
-    app's hand in play and the actions the table has decided but not shown
-    (its queue)."""
+    """``LinkPlay(lockstep)``: the link of the match in play
+    (:class:`pisti_app.play.Play`), which runs it every tick (:meth:`app_tick`)."""
+
+    # The modules a link game loads: released when it closes (pisti_app.linkends.close).
+    NEEDS = ("pisti_app.remote pisti_app.linkmenu pisti_app.linkends pisti_app.linkport pisti_core.linkgame "
+             "pisti_core.linkproto pisti_core.linkchan pisti_core.linkrx pisti_core.linkframe "
+             "pisti_core.linkrec pisti_app.stats")
 
     def __init__(self, lockstep):
         self.lock = lockstep
@@ -111,36 +117,33 @@ class LinkPlay:
         if sent and poll:
             lk.poll(now)  # (what was decided goes on the cable in this tick, not the next: L-4's 100 ms)
 
-    def decide(self, table, a):
-        """The person's action ``a`` at ``table`` (:meth:`pisti_app.table.TableBase.decide`):
+    def decide(self, play, a):
+        """The person's action ``a`` in ``play`` (:meth:`pisti_app.play.Play.submit`):
         saved and sent first (L-4: on the cable before the host's bots choose
         their replies and before this console draws it), then the replies
         are chosen and saved; returns the plan (``a`` and the replies)."""
-        h = table.hand
+        h = play.session.hand
         if not h.is_legal(a):
             raise ValueError("not legal: %r" % a)
         first = bytes((a,))
-        saves = table.app.saves
+        saves = play.saves
         saves.add(first)  # T-6
-        self.tick(table.now, h, first)
-        plan = table.plan(a)
+        self.tick(play.app.now, h, first)
+        plan = play.plan(a)
         if len(plan) > 1:
             saves.add(plan[1:])
         return plan
 
-    def answered(self, table):
-        """True when the other console's person is to move next at ``table``
-        and their action has come: a person's own reaction paced it, so the
-        play held on screen gives way at once (L-4)."""
-        h = table.hand
-        return (not table.queue and not h.over and h.turn == self.person
-                and self.remote_action(h.ply) is not None)
+    def answered(self, h):
+        """True when the other console's person is to move next in the hand
+        ``h`` and their action has come: a person's own reaction paced it,
+        so the play held on screen gives way at once (L-4)."""
+        return not h.over and h.turn == self.person and self.remote_action(h.ply) is not None
 
-    def stale(self, s, app=None):
+    def stale(self, s):
         """True when the app's session ``s`` must take the link's game now
         (:func:`pisti_app.linkends.behind`, looked at once the link, having taken a record,
-        holds a hand again). Clears the link's notices. ``app``: the app, which
-        forgets that module again when the answer is no."""
+        holds a hand again). Clears the link's notices."""
         lk = self.lock
         nt = lk.notices
         if nt:
@@ -153,8 +156,7 @@ class LinkPlay:
         from pisti_app import linkends
         if linkends.behind(self, s):
             return True
-        if app is not None:
-            app.forget("pisti_app.linkends")  # (looked at once: not kept at a link table, ~3 KB)
+        forget("pisti_app.linkends")  # (looked at once: not kept at a link table)
         return False
 
     def adopt(self, s):
@@ -162,19 +164,15 @@ class LinkPlay:
         from pisti_app import linkends
         linkends.adopt(self, s)
 
-    def close(self, app):
-        """The link game is over or left (:func:`pisti_app.linkends.close`)."""
-        from pisti_app import linkends
-        linkends.close(self, app)
-
-    def app_tick(self, app, now):
-        """Run the link of the app's link game: send what this console decided
-        (the table's hand and its queue), deal the next hand once the link
-        has (L-3) and the person asked for it, and say so while the other
-        console is silent (L-7, with L-8's countdown)."""
-        s = app.session
-        top = app.stack[0] if app.stack else None
-        queued = bytes(getattr(top, "queue", None) or b"")
+    def app_tick(self, play, now):
+        """Run the link of the link game ``play``: send what this console
+        decided (the hand in play and the actions saved but not shown),
+        deal the next hand once the link has (L-3) and the person asked for
+        it, and say so while the other console is silent (L-7, with L-8's
+        countdown)."""
+        app = play.app
+        s = play.session
+        queued = bytes(play.queue)
         h = None if s is None else s.hand
         # (an ended hand's last actions may not be out)
         self.tick(now, s.last if h is None and s is not None else h, queued)
@@ -182,38 +180,38 @@ class LinkPlay:
         # The next deal (and on the board the code it compiles) waits until the table has shown
         # the hand's last play: set after this tick's polls, so it is drawn first (L-4).
         self.lock.hold_deal = h is not None and not h.over
-        if s is not None and s.linked and self.stale(s, app):
+        if s is not None and s.linked and self.stale(s):
             from pisti_app import linkends
-            linkends.catch_up(self, app)
-            app.forget("pisti_app.linkends")  # (rare: not kept at a link table, ~3 KB)
+            linkends.catch_up(self, play)
+            forget("pisti_app.linkends")  # (rare: not kept at a link table)
             return
         if s is not None and s.over and not self.ended and self.lock.phase == G.OVER and self.lock.chan.idle():
             self.ended = True
-            app.saves.end()  # the match's last action delivered: no game to resume any more (no write if none)
-        if app._want_next and s is not None and s.hand is None and not s.over:
+            play.saves.end()  # the match's last action delivered: no game to resume any more (no write if none)
+        if play.want_next and s is not None and s.hand is None and not s.over:
             deck = self.deck(s.hands_done)
             if deck is not None:
-                app._want_next = False
+                play.want_next = False
                 s.deal_from(deck)
-                app.saves.start(s)
-                app.later(app._next_hand)
+                play.saves.start(s)
+                app.later(play.deal_shown)
         secs = -1
         st = self.status(now)
         if (st == "gone" or st == "failed") and s is not None and s.linked and not s.over:
             # L-8, or the other console left (its person's Exit or time, T-4 there) or failed
             from pisti_app import linkends
-            linkends.gone(self, app, st == "failed")
+            linkends.gone(self, play, st == "failed")
             return
         if st == "waiting":
             secs = self.lock.left_ms(now) // 1000
         top = app.stack[-1] if app.stack else None
-        if secs != app._link_secs or (secs >= 0 and top is not self._noted):
+        if secs != play.link_secs or (secs >= 0 and top is not self._noted):
             self._noted = top if secs >= 0 else None  # (never a screen kept past its notice: a closed table is ~9 KB)
-            app._link_secs = secs
+            play.link_secs = secs
             from pisti_app import linkends
-            linkends.notice(self, app, secs)
+            linkends.notice(play, secs)
             if secs < 0:
-                app.forget("pisti_app.linkends")  # (heard again: compiled again at the next silence)
+                forget("pisti_app.linkends")  # (heard again: compiled again at the next silence)
 
     def deck(self, hands_done):
         """The deck of hand ``hands_done`` once the link has dealt it, else None."""

@@ -159,7 +159,7 @@ class HandEnd(Rows):
         if self.scroll(code):
             return
         if code == K.OK:
-            self.app.next_hand()
+            self.app.play.next_hand()
 
     def status(self, st):
         super().status(st)

@@ -55,7 +55,7 @@ class Splash(Screen):
         self.prompt = gfx.label("small", "", 0 if c else 64, 24 if c else 56,
                                 anchor=(0.0 if c else 0.5, 0.0))
         g.append(self.prompt)
-        from pisti_app import __version__
+        from pisti_app.util import __version__
         self.notices = app.notices
         self.corner = gfx.label("small", "v" + __version__, 127, 24 if c else 46, anchor=(1.0, 0.0))
         self.corner.hidden = c and bool(self.notices)  # (the notice takes the whole line)
@@ -109,6 +109,8 @@ class Splash(Screen):
     def close(self):
         self.app.forget("pisti_app.splash")
 
+    menus_built = False  # the menus' modules compiled (in a tick of their own)
+
     def tick(self, now):
         if self.gone:
             return
@@ -116,7 +118,8 @@ class Splash(Screen):
             self.until = ticks_add(now, _NOTICE_MS if self.notices else _SHOW_MS)
             self.app.input.reset()  # keys held or pressed while the board booted
             return
-        if self.go is None and self.app._menus is None:
+        if self.go is None and not self.menus_built:
+            self.menus_built = True
             self.app.menus  # noqa: B018 (the property compiles the menus' modules)
             return  # (compiled while the splash is on the screen)
         if ticks_diff(now, self.until) >= 0:

@@ -4,14 +4,28 @@
 `pisti_app.startup`
 ===================
 
-The settings read once at boot (``settings.toml`` through ``os.getenv``,
-see :mod:`pisti_app.app` and :mod:`pisti_app.hw`): a module of its own,
+The settings read once at boot (``settings.toml`` through ``os.getenv``;
+the hardware's in :mod:`pisti_app.hw`): a module of its own,
 unloaded once read. A setting that is not what the firmware understands
 never stops it: its default is used, and the :class:`Reader` notes the key
 and the value it ignored (``bad``), which the splash then names on the
 screen, one line each (:func:`notices`), and the serial console in full.
 (CircuitPython returns an int for a bare value up to early 10.x and a str
 after; both are accepted.)
+
+The app's settings override the saved ones for this run: ``PISTI_START``
+("pisti:2:usta", "yedili:4:kalfa", levels per bot seat as
+"yedili:4:usta,kalfa,acemi"): straight into a new game, or back into the
+saved one; ``PISTI_TARGET`` (101 or 151 with PISTI_START); ``PISTI_RATED``
+(1: the PISTI_START game is rated; default 0, practice); ``PISTI_TIMER``
+(seconds a move in rated games, 30 to 300); ``PISTI_LANG`` ("en" or "tr");
+``PISTI_SEED`` (an int: seeds ``random`` for bots and shuffles; otherwise
+deals come from ``os.urandom``, T-6); ``PISTI_DELAY`` (ms a play stays on
+screen, overriding the speed setting); ``PISTI_MEMLOG`` (1, or 2 to list
+the modules loaded too: after ``gc.collect()`` at every screen change the
+serial console gets ``mem <screen> free=<bytes> ms=<ticks>``, and ``bot
+<seat> <level> <ms>`` for every bot decision; off by default, and then it
+costs nothing).
 """
 
 import os
@@ -193,13 +207,12 @@ def saved(app):
     return [] if st == "ok" else [strings.t(k)]
 
 
-def init(app, hw, seeded_below):
+def init(app, hw):
     """The :class:`pisti_app.app.App`'s boot, after its screens' state: the
     settings, the saves and the preferences, the language, the random
     seed, the game kept, the notices. Returns (start, target, rated, the
     settings ignored) for the first screen."""
-    # The App's own boot, kept out of its class (loaded only to boot): it
-    # sets the App's private fields.
+    # The App's own boot, kept out of its class (loaded only to boot).
     import random
     from pisti_app import strings
     from pisti_app.saves import default_prefs
@@ -212,7 +225,7 @@ def init(app, hw, seeded_below):
         ff = b"\xff" * 64
         for i in range(0, 4096, 64):
             nvm[i:i + 64] = ff
-    app._nvm = nvm
+    app.nvm = nvm
     prefs = app.prefs = default_prefs()
     app.saves.read_prefs(prefs)
     if lang is not None:
@@ -224,6 +237,7 @@ def init(app, hw, seeded_below):
     app.delay_override = delay
     if seed is not None:
         random.seed(seed)
+        from pisti_app.util import seeded_below
         app.below = seeded_below
     else:
         b = os.urandom(4)
@@ -231,7 +245,7 @@ def init(app, hw, seeded_below):
     strings.set_lang(prefs["lang"])
     kept = app.saves.kept(app.below, app.rankings.stamp)
     if kept is not None:
-        from pisti_app.games import Kept
+        from pisti_app.saves import Kept
         kept = Kept(kept)
     app.kept = kept
     app.notices = saved(app)

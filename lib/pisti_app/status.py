@@ -17,7 +17,8 @@ def app_status(self, rankings=True):
     ``self``, as a plain dict; ``rankings`` False leaves the ranking out."""
     top = self.stack[-1]
     s = self.session
-    sv = self._saves
+    tm = self.play.timer if self.play is not None else None
+    sv = self.saves
     state, notice, erases = self.nvm_state, self.nvm_notice, self.erases
     if sv is not None and sv.state != "ok":
         state, notice = sv.state, sv.notice
@@ -26,7 +27,7 @@ def app_status(self, rankings=True):
           "legal": [], "message": top.message, "lang": strings.lang(),
           "saved": self.kept is not None, "refreshes": self.refreshes,
           "sound": self.prefs["sound"], "delay": self.delay(),
-          "rated": s is not None and s.rated, "timer": self._timer.left if self._timer is not None else None,
+          "rated": s is not None and s.rated, "timer": tm.left if tm is not None else None,
           "rankings": self.rankings.as_dict() if rankings else None,
           "demo": self.demo is not None,
           "nvm": {"erases": erases, "state": state, "notice": notice}}

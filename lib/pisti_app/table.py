@@ -18,17 +18,13 @@ the message line at y 8, and a row of :data:`sprites.MINI` cards at y 18: the
 pile or top card on the left, two short lines of pile facts beside it
 (:data:`INFO_X`), then the hand (:func:`hand_x`).
 
-Saving (T-6): when the person decides, the bots' replies up to the
-person's next turn are chosen at once (each bot from its own observation,
-T-5) on a copy of the hand, and the person's action and those replies are
-appended to the saves in ONE write before anything is shown; the replies
-are then shown one by one from :attr:`TableBase.queue`. A bot that leads
-does the same. After a power cut the saved actions replay exactly: no move
-is lost, taken back or chosen again.
+The table is a view of the match in play (:class:`pisti_app.play.Play`):
+it asks the match for the next play to show (:meth:`pisti_app.play.Play.step`)
+and hands the person's choice to it (:meth:`pisti_app.play.Play.submit`),
+which chooses the bots' replies and saves them (T-6) before they are shown.
 """
 
 import displayio
-import supervisor
 
 from pisti_app import gfx
 from pisti_app import sprites
@@ -162,8 +158,8 @@ class TableBase(Screen):
 
     def __init__(self, app):
         super().__init__(app)
-        self.s = app.session
-        self.queue = []  # saved bot actions still to be shown, in order
+        self.play = app.play  # the match this table shows
+        self.s = app.play.session
         self.holding = False
         self.hold_until = 0
         self.toast_until = None
@@ -207,8 +203,7 @@ class TableBase(Screen):
 
     def my_turn(self):
         """True when the person is to act (seat 0, no outside bot there)."""
-        h = self.s.match.hand
-        return not h.over and h.turn == 0 and self.app.bots[0] is None
+        return self.play.mine()
 
     def who(self, seat):
         """Seat name for messages."""
@@ -277,8 +272,7 @@ class TableBase(Screen):
             self.flash = ""
             self.sync()
         if self.holding:
-            link = self.app.link
-            cut = link is not None and link.answered(self)  # (L-4: the other person's play)
+            cut = self.play.answered()  # (L-4: the other person's play)
             if ticks_diff(now, self.hold_until) < 0 and not cut:
                 return
             self.holding = False
@@ -288,85 +282,18 @@ class TableBase(Screen):
         h = self.hand
         if h.over:
             if self.toast_until is None:
-                self.app.hand_over()
+                self.play.hand_over()
             return
         seat = h.turn
-        if self.queue:
-            a = self.queue.pop(0)
-        else:
-            bot = self.app.bots[seat]
-            if bot is None:
-                return
-            # a remote seat (link play): its action as the link took it (legal
-            # there), no copy of the hand (L-4)
-            if hasattr(bot, "remote"):
-                a = bot.choose(h)
-                if a is None:
-                    return  # it has not come: the other console decides
-                plan = bytes((a,))
-            else:
-                plan = self.plan(None)
-                if not plan:
-                    return
-            self.app.saves.add(plan)  # T-6: saved before it is shown
-            a = plan[0]
-            self.queue = list(plan[1:])
-        self.act(seat, a)
-
-    # -- deciding and saving ------------------------------------------------------
-    def plan(self, first):
-        """``first`` (the person's action, or None when a bot is to move)
-        and the bots' actions after it until seat 0 is to move again or
-        the hand is over, each bot choosing from its own observation on a
-        copy of the hand; raises ValueError (nothing saved) if one is illegal."""
-        c = self.hand.copy()
-        m = self.s.match
-        bots = self.app.bots
-        log = self.app.memlog
-        out = bytearray()
-        if first is not None:
-            c.apply(first)
-            out.append(first)
-        while not c.over and (not out or c.turn != 0):
-            seat = c.turn
-            bot = bots[seat]
-            if bot is None:
-                break
-            if log:
-                t0 = supervisor.ticks_ms()
-            remote = hasattr(bot, "remote")  # (link play: it reads only the ply, no observation is built)
-            a = bot.choose(c if remote else c.observe(seat, m.totals, m.target))
-            if a is None:
-                break  # a remote seat: the other console has not decided yet (link play)
-            if log:
-                lv = "outside" if seat in self.app.outside_bots else self.s.levels[seat]
-                print("bot %d %s %d" % (seat, lv, ticks_diff(supervisor.ticks_ms(), t0)))
-            if not c.is_legal(a):
-                raise ValueError("the bot at seat %d chose %r, which is not legal in %s"
-                                 % (seat, a, c.describe()))
-            c.apply(a)
-            out.append(a)
-            if remote:
-                break  # the other console's action shows now; the bots after it choose at their turn (L-4)
-        return out
+        a = self.play.step()
+        if a is not None:
+            self.act(seat, a)
 
     def decide(self, a):
-        """The person's action ``a``: saved with the bots' replies, then shown
-        (in a link game sent first: :meth:`pisti_app.remote.LinkPlay.decide`)."""
-        link = self.app.link
-        if link is None:
-            plan = self.plan(a)
-            self.app.saves.add(plan)  # T-6: before its result is shown
-        else:
-            plan = link.decide(self, a)
-        self.queue = list(plan[1:])
+        """The person's action ``a``: to the match (saved with the bots'
+        replies, in a link game sent first), then shown."""
+        self.play.submit(a)
         self.act(0, a)
-
-    def flush(self):
-        """Apply the saved bot actions not shown yet (leaving the table)."""
-        h = self.hand
-        while self.queue:
-            h.apply(self.queue.pop(0))
 
     # -- hooks ------------------------------------------------------------------
     def act(self, seat, a):
@@ -383,7 +310,7 @@ class TableBase(Screen):
 
     def key(self, code):
         if code == K.MENU or code == K.BACK:
-            self.app.pause()
+            self.play.pause()
 
     def resume(self):
         self.sync()
@@ -396,6 +323,6 @@ class TableBase(Screen):
         st["message"] = self.flash or self.toast.text.replace("\n", " ") or self.msg.text
         st["toast"] = self.toast.text
         st["holding"] = self.holding
-        st["queued"] = len(self.queue)
+        st["queued"] = len(self.play.queue)
         if self.my_turn():
             st["legal"] = [h.action_str(a) for a in h.legal()]

@@ -6,8 +6,13 @@
 
 Small helpers shared by the device app: wrapping tick arithmetic
 (``supervisor.ticks_ms`` wraps at 2**29) and the assets' files. (The
-settings are read at boot only: :mod:`pisti_app.startup`.)
+settings are read at boot only: :mod:`pisti_app.startup`.), and the
+modules' lifetimes: a screen or scene that loads modules of its own
+declares them in ``NEEDS`` (one string of dotted names), and
+:func:`release` unloads them when it goes.
 """
+
+__version__ = "0.2.0"
 
 try:
     from micropython import const
@@ -66,3 +71,36 @@ def drop_module(name):
     pkg = mods.get(pkg) if pkg else None
     if pkg is not None and hasattr(pkg, short):
         delattr(pkg, short)
+
+
+def restarts():
+    """True where the app restarts the console to give a link game, and the
+    main menu after one, a fresh heap: CircuitPython, whose
+    ``supervisor.reload()`` runs code.py again (the names it interned and
+    the heap's pieces gone). A desktop rig plays on in place."""
+    import sys
+    return sys.implementation.name == "circuitpython"
+
+
+def forget(*names):
+    """Unload modules no longer used (their code is heap on the device).
+    Only on MicroPython and CircuitPython: a desktop CPython has no heap to
+    save, and its tests hold on to these modules."""
+    import sys
+    if sys.implementation.name == "cpython":
+        return
+    for name in names:
+        drop_module(name)
+
+
+def release(owner):
+    """Unload the modules ``owner`` (a scene, a screen, or its class)
+    declares in its ``NEEDS``: what it alone loaded."""
+    forget(*owner.NEEDS.split())
+
+
+def seeded_below(n):
+    """A uniformly random int below ``n`` from the seeded ``random`` module
+    (the deals' chance with PISTI_SEED)."""
+    import random
+    return random.randrange(n) if n > 1 else 0

@@ -310,7 +310,7 @@ class YediliTable(TableBase):
         h = self.hand
         # The other console's play (L-4): the play first, the rest (a toast
         # too) a tick later.
-        self.rest = seat != 0 and self.app.link is not None
+        self.rest = seat != 0 and self.play.link is not None
         ph = h.phase
         before = bytes(h.hn)
         h.apply(a)
@@ -345,7 +345,7 @@ class YediliTable(TableBase):
                 if h.hn[s] == 1 and before[s] != 1 and h.phase != OPENING:
                     snd.play("warn", now)
                     self.say(t("one_card") % self.who(s))
-            if h.pending and h.turn == 0 and self.app.bots[0] is None:
+            if h.pending and h.turn == 0 and self.play.seats[0] is None:
                 snd.play("warn", now)
         self.hold(self.app.delay())
         self.sync(self.rest)

@@ -48,8 +48,8 @@ def name(version: str, profile: str, major: int) -> str:
 
 
 def version_of(source: Path) -> str:
-    """The game's version (``__version__`` of lib/pisti_app/__init__.py)."""
-    path = source / "lib" / "pisti_app" / "__init__.py"
+    """The game's version (``__version__`` of lib/pisti_app/util.py)."""
+    path = source / "lib" / "pisti_app" / "util.py"
     try:
         found = _VERSION_RE.search(path.read_text(encoding="utf-8"))
     except OSError as exc:

@@ -40,7 +40,8 @@ def boot():
     try:
         import pisti_app
         pisti_app.run = _run
-        pisti_app.restarts = _restarts
+        import pisti_app.util
+        pisti_app.util.restarts = _restarts
         with open("/code.py") as f:
             src = f.read()
         exec(compile(src, "code.py", "exec"), {"__name__": "__main__", "__file__": "/code.py"})

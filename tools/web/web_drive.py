@@ -84,7 +84,7 @@ def boot(reloaded=False):
         return _d._fail(e)  # -2: out of memory (the page tries again, imports split off)
 
 
-_go = None  # (GameFlow's method, args): the game boot() went into, for start()
+_go = None  # (App's method, args): the game boot() went into, for start()
 _pending = None  # the _Booting screen while start()'s first call has freed the menus
 _boot_err = None  # a MemoryError of boot(), for notice()
 
@@ -105,8 +105,8 @@ class _Booting:
 
 def _later(a, name, args):
     global _go
-    from pisti_app.games import GameFlow
-    _go = (getattr(GameFlow, name), (a,) + args)
+    from pisti_app.app import App
+    _go = (getattr(App, name), (a,) + args)
     if not a.stack:
         a.stack.append(_Booting())
 
@@ -223,7 +223,7 @@ def _guard(fn, a, b):
         hw = app.hw
         _lost = (hw, app.input.three, e)
         app.stack = []
-        app.session = None
+        app.play = None
         app = _d.app = None
         import pisti_app
         pisti_app.current = None
@@ -270,8 +270,9 @@ def notice():
 
     q.get = get
     try:
+        import pisti_app
         from pisti_app.oom import out_of_memory
-        out_of_memory(hw, three, err)
+        out_of_memory(hw, three, err, pisti_app.__dict__)
     except _Shown:
         pass
     except MemoryError:

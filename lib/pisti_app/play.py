@@ -1,0 +1,498 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.play`
+================
+
+:class:`Play` runs a match in play, in one place: the session (the match and
+its saves, T-6), the seats, the move timer (T-3), the link (L-1 .. L-10) and
+the ranking and statistics at the ends. The screens only show it: a table
+draws the hand, asks :meth:`Play.step` for the next play to show and hands
+the person's choice to :meth:`Play.submit`; the breakdown and the match end
+call :meth:`Play.next_hand` and :meth:`Play.end_match`.
+
+Every seat sits the same way: ``seats[i]`` is None for this console's
+person, else a player with ``choose(obs)`` -- a built-in bot, an outside
+program (``App.seat_bot``), or the link's remote seat, which answers the
+other console's decision (or None while it has not come).
+
+* Rated or practice (T-1): a rated game is numbered (the ranking's stamp
+  + 1), timed (T-3) and ranked at its end (T-2); a practice game is never
+  recorded and may be undone when the Undo setting is on.
+* Leaving a rated game (T-4) -- Exit, a new game over one kept, or the
+  timer running out -- is ranked by :func:`pisti_core.table.leave_outcome`;
+  the person is told the cost first. Losing power is not leaving.
+* Saves (T-6): a hand's header is written when it is dealt, before it is
+  shown. When the person decides, the bots' replies up to the person's
+  next turn are chosen at once (each bot from its own observation, T-5)
+  on a copy of the hand, and the person's action and those replies are
+  appended in ONE write before anything is shown; the replies are then
+  shown one by one from :attr:`Play.queue`. A bot that leads does the
+  same. After a power cut the saved actions replay exactly. A finished
+  hand writes the statistics (:mod:`pisti_app.stats`), a finished rated
+  match then the ranking, then the saved game ends.
+"""
+
+import gc
+import random
+
+import supervisor
+
+from pisti_app import strings, util
+from pisti_app.util import const, forget, ticks_diff
+
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
+if _CHECKING:  # names the board has interned already
+    import pisti_app.session  # noqa: F401 (named in type comments only: the board has no typing module)
+
+
+class Play:
+    """The match in play on the console ``app`` (the shell: its screens,
+    sound, prefs and saves); ``saves``: where its actions go (the app's
+    saves, or a demo's that keep nothing)."""
+
+    # The modules a match loads: released when it ends (one string, split
+    # when used: on the board a long name in a tuple is a heap string of its own).
+    NEEDS = ("pisti_app.play pisti_app.match_end pisti_app.results pisti_app.pisti_table "
+             "pisti_app.yedili_table pisti_app.yedili_parts pisti_app.table pisti_app.sprites "
+             "pisti_core.bots.pisti_end pisti_core.bots.pisti_bots "
+             "pisti_core.bots.yedili_bots pisti_core.bots.yedili_heur pisti_core.bots "
+             "pisti_core.pisti_obs pisti_core.yedili_obs pisti_core.yedili_text "
+             "pisti_core.pisti pisti_core.yedili pisti_core.record pisti_app.session "
+             "pisti_core.match pisti_core.cards pisti_app.movetimer "
+             "pisti_app.session_io pisti_app.wrap")
+
+    def __init__(self, app, session=None, saves=None):
+        self.app = app
+        self.session = session  # type: pisti_app.session.GameSession | None
+        self.seats = [None, None, None, None]  # type: list
+        self.queue = []  # saved actions still to be shown, in order
+        self.link = None  # a pisti_app.remote.LinkPlay in a link game (L-3: it deals)
+        self.want_next = False  # the next hand asked for, its link deal not come yet
+        self.link_secs = -1  # L-7: the countdown shown while the link is silent
+        self.timer = None  # the move timer, loaded while a rated game is on (T-3)
+        self._saves = saves
+
+    @property
+    def saves(self):
+        """Where the match's actions are saved (T-6)."""
+        sv = self._saves
+        return self.app.saves if sv is None else sv
+
+    def begin(self, session, saved=False):
+        """Sit down at ``session`` (a GameSession with a hand in play) and
+        show its table; unless it is ``saved`` already, its hand is saved
+        first (T-6: the deal before it is shown)."""
+        self.session = session
+        if not saved:
+            sv = self.saves
+            sv.start(session)
+            if session.hand.actions:
+                sv.add(session.hand.actions)
+        self.app.play = self
+        self.sit()
+        self.app.show(self.table())
+
+    # -- the seats ---------------------------------------------------------------
+    def sit(self):
+        """Seat every player of the session: bots at its levels, the outside
+        players, and in a link game the remote seat where the other
+        console decides (L-4)."""
+        s = self.session
+        if _CHECKING:
+            assert s
+        self.seats = [None, None, None, None]
+        link = self.link
+        remote = link.remote_seats() if link is not None else ()
+        outside = self.app.outside_bots
+        for seat in range(s.players):
+            lv = s.levels[seat]
+            if lv is not None and seat not in remote and not hasattr(outside.get(seat), "choose"):
+                from pisti_core.bots import make_bot  # (no bot code loaded for a seat taken by an object, L-4)
+                self.seats[seat] = make_bot(s.game, lv, random)
+        for seat in sorted(outside):  # the outside-bot hook goes first
+            self.sit_outside(seat, outside[seat])
+        for seat in remote:
+            self.seats[seat] = link.seat
+
+    def sit_outside(self, seat, bot):
+        """``bot`` (a player, or a factory ``bot(game, seat, players)``) at ``seat``."""
+        s = self.session
+        if s is None or seat >= s.players:
+            return
+        if not hasattr(bot, "choose"):
+            bot = bot(s.game, seat, s.players)
+        if bot is not None:
+            self.seats[seat] = bot
+
+    def mine(self):
+        """True when this console's person is to act."""
+        h = self.session.match.hand
+        return h is not None and not h.over and h.turn == 0 and self.seats[0] is None
+
+    def idle(self):
+        """True when nothing moves until the person acts."""
+        h = self.session.hand
+        return not self.queue and not h.over and self.seats[h.turn] is None
+
+    # -- a play ------------------------------------------------------------------
+    def plan(self, first):
+        """``first`` (the person's action, or None when a bot is to move)
+        and the bots' actions after it until seat 0 is to move again or
+        the hand is over, each bot choosing from its own observation on a
+        copy of the hand; raises ValueError (nothing saved) if one is illegal."""
+        s = self.session
+        c = s.hand.copy()
+        m = s.match
+        log = self.app.memlog
+        out = bytearray()
+        if first is not None:
+            c.apply(first)
+            out.append(first)
+        while not c.over and (not out or c.turn != 0):
+            seat = c.turn
+            bot = self.seats[seat]
+            if bot is None:
+                break
+            if log:
+                t0 = supervisor.ticks_ms()
+            remote = hasattr(bot, "remote")  # (link play: it reads only the ply, no observation is built)
+            a = bot.choose(c if remote else c.observe(seat, m.totals, m.target))
+            if a is None:
+                break  # a remote seat: the other console has not decided yet (link play)
+            if log:
+                lv = "outside" if seat in self.app.outside_bots else s.levels[seat]
+                print("bot %d %s %d" % (seat, lv, ticks_diff(supervisor.ticks_ms(), t0)))
+            if not c.is_legal(a):
+                raise ValueError("the bot at seat %d chose %r, which is not legal in %s"
+                                 % (seat, a, c.describe()))
+            c.apply(a)
+            out.append(a)
+            if remote:
+                break  # the other console's action shows now; the bots after it choose at their turn (L-4)
+        return out
+
+    def submit(self, a):
+        """The person's action ``a``: saved with the bots' replies (in a link
+        game sent first, :meth:`pisti_app.remote.LinkPlay.decide`); the table
+        shows ``a`` now and the replies from :meth:`step`."""
+        link = self.link
+        if link is None:
+            plan = self.plan(a)
+            self.saves.add(plan)  # T-6: before its result is shown
+        else:
+            plan = link.decide(self, a)
+        self.queue = list(plan[1:])
+
+    def step(self):
+        """The next action to show (the hand's turn is its seat's), or None
+        while the person or the other console is to decide."""
+        if self.queue:
+            return self.queue.pop(0)
+        h = self.session.hand
+        bot = self.seats[h.turn]
+        if bot is None:
+            return None
+        # a remote seat (link play): its action as the link took it (legal there), no copy of the hand (L-4)
+        if hasattr(bot, "remote"):
+            a = bot.choose(h)
+            if a is None:
+                return None  # it has not come: the other console decides
+            plan = bytes((a,))
+        else:
+            plan = self.plan(None)
+            if not plan:
+                return None
+        self.saves.add(plan)  # T-6: saved before it is shown
+        self.queue = list(plan[1:])
+        return plan[0]
+
+    def answered(self):
+        """True when the other console's person is next and their action has
+        come: the play held on screen gives way at once (L-4)."""
+        link = self.link
+        return link is not None and not self.queue and link.answered(self.session.hand)
+
+    def flush(self):
+        """Apply the saved actions not shown yet (leaving the table)."""
+        s = self.session
+        h = s.hand if s is not None else None
+        while self.queue and h is not None:
+            h.apply(self.queue.pop(0))
+
+    def tick(self, now):
+        """After the screens: the link, then the move timer (T-3)."""
+        if self.link is not None:
+            self.link.app_tick(self, now)
+        s = self.session
+        if self.timer is not None or (s is not None and s.rated):
+            if self.timer is None:
+                from pisti_app.movetimer import MoveTimer
+                self.timer = MoveTimer(self)
+            self.timer.tick(now)
+
+    def table(self):
+        """The table screen of the session's game."""
+        if self.session.game == "pisti":
+            from pisti_app.pisti_table import PistiTable
+            return PistiTable(self.app)
+        from pisti_app.yedili_table import YediliTable
+        return YediliTable(self.app)
+
+    def show_table(self):
+        """The session's table on the screen (the screens before it closed)."""
+        app = self.app
+        app.release()
+        app.show(self.table())
+
+    # -- the hands' ends -----------------------------------------------------------
+    def hand_over(self):
+        """The hand in play ended: score it, save the next deal (before it is
+        shown) or the match's result, show the breakdown."""
+        if self.link is not None:
+            self.link.tick(self.app.now, self.session.hand, b"", False)  # the hand's last actions go out first
+        self.app.later(self._hand_end)
+
+    def _hand_end(self):
+        app = self.app
+        app.release()  # the table goes first: the statistics' code compiles in its room
+        if self.link is not None:  # (a bot's observation code, ~1 KB: compiled again at its next decision;
+            forget("pisti_core.yedili_obs", "pisti_core.pisti_obs")  # a link hand's end is tight on a Pico)
+        s = self.session
+        s.end_hand()
+        self.count(s)  # before the next deal or the end is saved: see pisti_app.stats
+        if s.over:
+            self.score_match()
+            if self.link is None:  # (a link game's save ends once the link has sent its last action, L-9)
+                self.saves.end()
+        elif s.hand is not None:  # (a link game's next deal comes from the link: saved then)
+            self.saves.start(s)
+        from pisti_app.results import HandEnd
+        app.show(HandEnd(app))
+
+    def score_match(self):
+        """A rated match over: its outcome (T-2), ranked."""
+        s = self.session
+        if s.rated:
+            from pisti_core.table import match_outcome
+            s.outcome = match_outcome(s.game, s.players, s.match.totals, 0)  # T-2
+            rank(self.app, s, s.outcome)
+
+    def next_hand(self):
+        """From the breakdown: the next hand's table, or the match end (built
+        once the breakdown is gone). In a link game the next hand waits for
+        the link's deal (L-3): ``LinkPlay.app_tick``."""
+        s = self.session
+        if self.link is not None and not s.over and s.hand is None:
+            self.want_next = True
+            self.link.app_tick(self, self.app.now)
+            return
+        self.app.later(self.deal_shown)
+
+    def deal_shown(self):
+        """The next hand's table, or the match end (the breakdown gone)."""
+        s = self.session
+        app = self.app
+        app.release()
+        if s.over:
+            if self.link is not None and self.link.ended:  # (its last action delivered: the link's code goes
+                self.drop_link()  # before the match end's is compiled, seen short of memory on a Pico)
+            from pisti_app.match_end import MatchEnd
+            app.show(MatchEnd(app, s.outcome[0] if s.outcome else None))
+        else:
+            s.last = None  # the breakdown is gone: its hand need not stay through the next one
+            forget("pisti_app.results", "pisti_app.wrap")
+            app.show(self.table())
+
+    def end_match(self):
+        """From the match end back to the main menu (once the screen is gone)."""
+        self.app.later(self.close)
+
+    def close(self):
+        """The match is over or left: the link closed (its save ends, L-9),
+        the main menu."""
+        self.drop_link()
+        self.app.main_menu()
+
+    def drop_link(self):
+        """The link game is over or left (:func:`pisti_app.linkends.close`)."""
+        if self.link is not None:
+            from pisti_app import linkends
+            linkends.close(self)
+
+    # -- leaving -----------------------------------------------------------------
+    def pause(self):
+        """The pause menu over the table; in a link game, the question to leave
+        it (the link's code leaves no room to compile the menus there):
+        rated, with its cost (T-4); practice, kept to Continue."""
+        app = self.app
+        if self.link is not None:
+            if self.session.rated:
+                self.leave()
+            else:
+                t = strings.t
+                app.ask(t("link_play"), t("link_leave_q"), self.leave, t("keys_leave"), app.pop)
+            return
+        app.push(app.menus.pause())
+
+    def leave(self):
+        """Exit from the pause menu: a practice game stays to Continue; a
+        rated one is left (T-4) once the person confirms the cost."""
+        s = self.session
+        app = self.app
+        t = strings.t
+        if s.rated:
+            app.ask(t("leave_q"), t("exit_leaves") + "\n" + app.leave_cost(s)[1],
+                    self.leave_rated, t("keys_leave"), app.pop)
+            return
+        self.flush()
+        from pisti_app.saves import Kept
+        app.kept = Kept(s)  # the game itself is in the saves
+        self.close()
+
+    def leave_rated(self):
+        """Leave the rated game in play now: ranked per T-4, then the menu."""
+        self.flush()
+        leave_rated(self.app, self.session)
+        self.close()
+
+    def time_out(self):
+        """T-3: the move timer ran out, which is leaving (T-4)."""
+        app = self.app
+        t = strings.t
+        cost = app.leave_cost(self.session)[1]
+        self.leave_rated()
+        app.sound.play("lose", app.now)
+        app.ask(t("time_up"), t("time_left") + "\n" + cost, app.main_menu, t("keys_ok"))
+
+    def undo(self):
+        """Practice with undo on (T-1): back to the person's previous
+        decision, replaying the hand's record; False if there is none."""
+        from pisti_app.session import UNDO, undo_point
+        s = self.session
+        if s.rated or not self.app.prefs["undo"]:
+            return False
+        self.flush()
+        if s.hand is None or undo_point(s.hand) < 0:
+            return False
+        self.saves.add(bytes((UNDO,)))  # saved first, as every action
+        s.undo()
+        self.show_table()
+        return True
+
+    def count(self, s, left=False):
+        """The statistics (:mod:`pisti_app.stats`, loaded for this only) of
+        the hand just ended in ``s``, or of the rated match ``s`` left.
+        A link game played in place (a desktop rig, the gauge) keeps the
+        module until the link closes, loaded as it starts beside the
+        table's: a hand's end finds the link table's heap in too many
+        pieces to compile it (a Pis Yedili 4p guest). On the board a link
+        game runs on the fresh heap of a restart (:func:`pisti_app.util.restarts`),
+        where the module is compiled at each hand's end, with the table
+        closed, and forgotten again, so no link table holds it."""
+        count(self.app, s, left, self.link is not None and not util.restarts())
+
+
+# -- what a match leaves in the records (T-2, T-4), also for a game kept -------------
+def leave_rated(app, s):
+    """Record leaving the rated game ``s`` (T-4) and drop it from the saves."""
+    rank(app, s, app.leave_cost(s)[0])
+    app.saves.end()
+    count(app, s, True)
+
+
+def count(app, s, left=False, keep=False):
+    """The statistics of ``s`` (:func:`pisti_app.stats.count`); the module
+    forgotten again unless ``keep``."""
+    from pisti_app import stats
+    stats.count(app, s, left)
+    if not keep:
+        forget("pisti_app.stats")
+
+
+def rank(app, s, outcome):
+    """Record a rated result (T-1) under the game, players and bot level;
+    a match against mixed levels counts under its strongest bot, a link
+    game under "person" (L-10). The ranking's stamp becomes the game's
+    number (recorded once only)."""
+    if outcome is None or not s.rated:
+        return
+    lv = "acemi"
+    for v in s.levels:
+        if v in ("kalfa", "usta") and (lv == "acemi" or v == "usta"):
+            lv = v
+    if s.linked:
+        lv = "person"  # L-10: a rated link game is ranked against a person, a table of its own
+    r = app.rankings
+    r.record(s.game, s.players, lv, outcome)
+    r.stamp = s.number
+    app.saves.write_ranking(r)
+    app.drop_rankings()
+
+
+def replace_kept(app):
+    """A new game (a link game too) takes the place of the game kept to
+    Continue: a rated one is left (T-4; the menus asked first)."""
+    kept = app.kept
+    if kept is not None:
+        if kept.rated:
+            leave_rated(app, kept)
+        app.kept = None
+
+
+def number(app, rated):
+    """A new game's number: a rated one's is the ranking's stamp + 1 (T-2)."""
+    if not rated:
+        return 0
+    n = (app.rankings.stamp + 1) & 0xFFFF
+    app.drop_rankings()  # read again at the match's end
+    return n
+
+
+# -- sitting down ------------------------------------------------------------------
+def start_game(app, game, players, levels, target=None, rated=False):
+    """A new match: the person at seat 0, bots at ``levels[1:]``. A rated
+    game kept to Continue is left (T-4; the menus asked first)."""
+    app.release()  # the menus go before the game comes
+    app.drop_menus()
+    app.play = None
+    replace_kept(app)
+    gc.collect()
+    from pisti_app.session import GameSession
+    n = number(app, rated)
+    sit(app, GameSession.new(game, players, levels, target, app.below, rated, n))
+
+
+def sit(app, session, saved=False, link=None):
+    """Sit down at ``session`` (:meth:`Play.begin`); ``link``: a link game's
+    :class:`pisti_app.remote.LinkPlay`."""
+    p = Play(app)
+    p.link = link
+    p.begin(session, saved)
+
+
+def continue_game(app):
+    """Back to the game kept (left in practice, or cut off by power loss)."""
+    app.kept = None
+    app.release()
+    app.drop_menus()
+    s = app.saves.kept(app.below, app.rankings.stamp)
+    if s is None:  # cannot happen: the saves were read at boot
+        app.main_menu()
+        return
+    app.drop_rankings()  # read again at the match's end (as a new game's: start_game)
+    if s.game == "yedili":  # the largest module first, while the heap is in the fewest pieces
+        from pisti_app import yedili_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
+    else:
+        from pisti_app import pisti_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
+    link = None
+    if s.linked:  # L-9: a power cut is not leaving; the link is opened again
+        app.linked_boot = True
+        if not util.restarts():  # (kept: see Play.count; a board's restarted heap compiles it at a hand's end)
+            from pisti_app import stats  # noqa: F401 (compiled now and kept: see Play.count)
+        from pisti_app import relink
+        link = relink.resume(app, s)
+        forget("pisti_app.relink")
+        if link is None:
+            return
+    sit(app, s, True, link)
