@@ -196,7 +196,17 @@ class Wing(Device):
         return str(path)
 
 
-def sit(app, session, saved=False):
+def sit(app, session, saved=False, link=None):
     """Sit ``app`` down at ``session`` (:func:`pisti_app.play.sit`)."""
     from pisti_app.play import sit as sit_down
-    sit_down(app, session, saved)
+    sit_down(app, session, saved, link)
+
+
+def forgets(monkeypatch):
+    """The modules the app unloads from now on, in order (a desktop CPython
+    keeps every module: here they are recorded, and still kept)."""
+    from pisti_app import util
+    names = []
+    monkeypatch.setattr(util, "KEEP", False)
+    monkeypatch.setattr(util, "drop_module", names.append)
+    return names

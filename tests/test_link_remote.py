@@ -14,7 +14,7 @@ from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from pisti_core.match import Match, new_hand
 from tools.shims.uart import Cable
-from console import sit as sit_down
+from console import forgets, sit as sit_down
 
 # gc.collect() collects nothing in this module's tests (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("quick_gc")
@@ -169,36 +169,29 @@ def test_L4_pis_yedili_the_others_play_is_refreshed_before_this_seats_row(device
         if st["screen"] != "table" or len(seen) >= 6:
             break
         h = table.hand
-        if st.get("legal") and not st["holding"] and h.turn == 0 and not table.queue:
+        if st.get("legal") and not st["holding"] and h.turn == 0 and not d.app.play.queue:
             table.decide(h.legal()[0])  # this console's person (what its keys would do)
     assert len(seen) >= 6 and all(a and b for a, b in seen), seen
     assert refreshes and all(refreshes), refreshes
     assert after and all(after), after
 
 
-def test_L9_a_resync_that_leaves_the_game_as_it_is_looks_once_and_keeps_no_code():
+def test_L9_a_resync_that_leaves_the_game_as_it_is_looks_once_and_keeps_no_code(monkeypatch):
     """After a resynchronisation the link looks once whether the app's game
-    is behind (``linkends.behind``); when it is not, the app forgets that
-    module again (it is ~3 KB at a link table), and a link without an app
-    (tools/linktest.py's consoles) looks the same way without one."""
+    is behind (``linkends.behind``); when it is not, that module is
+    forgotten again (it is ~3 KB at a link table)."""
     import sys
     clock = [0]
     host, guest = _pisti2_pair(clock)
     _join(clock, host, guest)
     assert host.lock.phase == G.PLAY
-    forgotten = []
-
-    class App:
-        @staticmethod
-        def forget(*names):
-            forgotten.extend(names)
-    for app in (None, App):
+    forgotten = forgets(monkeypatch)
+    for _ in range(2):
         host.lock.notices.append("resync")
-        assert not host.stale(None, app)  # (no session: nothing to take)
+        assert not host.stale(None)  # (no session: nothing to take)
         assert "pisti_app.linkends" in sys.modules  # it looked
-        assert not host.stale(None, app)  # once: no new resync, no second look
-    assert forgotten == ["pisti_app.linkends"]
-
+        assert not host.stale(None)  # once: no new resync, no second look
+    assert forgotten == ["pisti_app.linkends", "pisti_app.linkends"]
 
 def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(device):
     """The real app at the table, host of a Pişti 2p practice hand: seat 1
@@ -265,9 +258,9 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, monkeypatc
     the board each hand's end unloads the bots' observation code."""
     from pisti_app.remote import LinkPlay
     from pisti_app.session import GameSession
+    from pisti_app.play import Play
     d = device()
-    forgotten = []
-    monkeypatch.setattr(type(d.app), "forget", staticmethod(lambda *names: forgotten.extend(names)))
+    forgotten = forgets(monkeypatch)
     d.first_frame()
     def clock():
         return d.rig.clock.ticks_ms()
@@ -277,7 +270,8 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, monkeypatc
     host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", clock(), s, LEVELS))
     guest = G.Lockstep(cable.b, P.GUEST, "t", clock(), None, LEVELS)
     rng = random.Random(7)
-    d.app.link = host
+    d.app.play = Play(d.app)  # the link set up, no game yet (as pisti_app.linkmenu does)
+    d.app.play.link = host
 
     def step():
         d.app.tick()
@@ -297,10 +291,9 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, monkeypatc
             break
     m = Match("pisti", 2, 101, host.lock.match.first_dealer)
     m.deal(host.deck(0))
-    d.app.seat_bot(1, host.seat)
     sess = GameSession(m, [None, None], False)
     sess.linked = True
-    sit_down(d.app, sess)
+    sit_down(d.app, sess, link=host)
     screens = set()
     decks = []  # each hand's deck as the app dealt it (its session keeps only the last hand's entry)
     for _ in range(200000):
@@ -486,7 +479,7 @@ def _link_hand(d, cable, guest, rated):
 
 
 @pytest.mark.parametrize("rated", [True, False])
-def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(device, rated):
+def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(device, rated, monkeypatch):
     """L-8: a cut of 2:55 (plugged back) changes nothing; a cut of over 3:00
     ends the link game: rated, this console records T-4's leaving (the first
     hand: a loss, -1) and says so; practice, a bot is offered for the seat.
@@ -514,8 +507,7 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
         step()
     assert d.app.link is not None and d.app.link.status(d.app.now) == "ok"
     assert d.app.rankings.get(game, players, "person") == before
-    forgot = []
-    d.app.forget = lambda *names: forgot.extend(names)  # (CPython's forget keeps them)
+    forgot = forgets(monkeypatch)
     cable.cut = True
     for _ in range(300):
         step()
@@ -557,6 +549,7 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
     # (L-9): the app's hand is scored and gone, and once the link is back
     # in play at that ply the action is sent from the ended hand (else
     # both consoles would wait, wedged)
+    from pisti_app.play import Play
     from pisti_app.remote import LinkPlay
     from pisti_app.session import GameSession
 
@@ -566,13 +559,9 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
 
     class App:
         stack = []
-        saves = Saves()
-        _want_next = False
-        _link_secs = -1
-        _timer = None
+        now = 0
 
-        @staticmethod
-        def forget(*names):  # (the board's App unloads modules; nothing to unload here)
+        def later(self, fn, *args):
             pass
 
     for seed in range(10):
@@ -584,11 +573,10 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
                           lambda n, rng=rng: bytes(rng.randrange(256) for _ in range(n)))
         guest = LinkPlay(G.Lockstep(cable.b, P.GUEST, "t", 0, None, LEVELS,
                                     lambda n, rng=rng: bytes(rng.randrange(256) for _ in range(n))))
-        app = App()
-        app.session = None
+        app = Play(App(), None, Saves())  # the match in play, its saves keeping nothing
         for _ in range(60000):
             clock[0] += 10
-            app.now = clock[0]
+            app.app.now = clock[0]
             host.poll(clock[0])
             if host.to_act() >= 0 and len(host.match.hand.actions) < 47:
                 host.act(rng.choice(host.match.hand.legal()))
@@ -620,7 +608,7 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
     sess.end_hand()
     for _ in range(3000):
         clock[0] += 10
-        app.now = clock[0]
+        app.app.now = clock[0]
         host.poll(clock[0])
         guest.app_tick(app, clock[0])
         if host.hands_done == 1 and guest.lock.hands_done == 1 and guest.lock.phase == G.PLAY:
@@ -879,8 +867,9 @@ def test_L9_a_console_without_the_game_joins_a_host_mid_game_and_takes_the_seat(
     the host's hand at its ply (on the board after the restart into the
     saved game that every link game starts with)."""
     import pisti_app
+    import pisti_app.util
     from tools.shims.nvm import FlashNvm
-    monkeypatch.setattr(pisti_app, "restarts", lambda: board)
+    monkeypatch.setattr(pisti_app.util, "restarts", lambda: board)
     levels = [None] * players
     for seat in range(1, players):
         if seat != guest_seat:

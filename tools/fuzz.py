@@ -229,9 +229,7 @@ def position(app):
     if s is None or s.match.over or s.match.hand is None:
         return None
     acts = bytes(s.match.hand.actions)
-    stack = getattr(app, "stack", None) or []
-    if stack and stack[0].name == "table":
-        acts += bytes(stack[0].queue)  # saved bot actions still to be shown
+    acts += bytes(app.play.queue)  # saved actions still to be shown
     return (bytes(s.header()), acts)
 
 

@@ -77,7 +77,8 @@ def run():
             gc.collect()
             try:
                 from pisti_app.oom import out_of_memory
-                out_of_memory(hw, three, err, globals())
+                import pisti_app
+                out_of_memory(hw, three, err, pisti_app)
             except MemoryError:  # not even the notice fits: the restart alone
                 pass
         # else: the app asked (a link game starts on a fresh heap, linkmenu.restarts)

@@ -240,7 +240,10 @@ class App:
         top = self.stack[-1]
         if top.name != "table":  # (a result drops keys for a moment, pisti_app.results: no key awaited yet)
             return (self.mute_until is None and not self.mute_for) or top.name == "menu"
-        return not top.holding and top.toast_until is None and self.play.idle()
+        p = self.play
+        if _CHECKING:
+            assert p
+        return not top.holding and top.toast_until is None and p.idle()
 
     def delay(self):
         """Milliseconds a play stays on screen before the next bot step."""

@@ -122,10 +122,9 @@ def _fail(app, text):
 
 def _drop(app):
     p = app.play
-    link = None if p is None else p.link
-    if link is not None:
+    if p is not None and p.link is not None:
+        release(p.link)
         p.link = None
-        release(link)
 
 
 def quit_link(app):

@@ -41,8 +41,8 @@ def out_of_memory(hw, three, err, where):
     kept of the board, ``three`` whether it has three buttons): log the
     error on the console and show, in the app's language, that the game is
     saved (T-6: every action was written before it was shown) until OK is
-    pressed, then free the pins for the next boot. ``where``: the package's
-    namespace, whose ``current`` is the :class:`Notice` meanwhile."""
+    pressed, then free the pins for the next boot. ``where``: the package
+    :mod:`pisti_app`, whose ``current`` is the :class:`Notice` meanwhile."""
     from pisti_app import strings
 
     display = hw.display
@@ -59,7 +59,7 @@ def out_of_memory(hw, three, err, where):
             sys.print_exception(err)  # pyright: ignore[reportAttributeAccessIssue]
     g = displayio.Group()
     text = strings.t("oom")
-    where["current"] = Notice(text, strings.lang())  # for scripts and the simulator
+    where.current = Notice(text, strings.lang())  # for scripts and the simulator
     lines = text.split("\n")
     h = hw.height
     top = (h - 8 * len(lines)) // 2 if h < 64 else 16

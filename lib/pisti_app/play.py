@@ -42,8 +42,10 @@ from pisti_app import strings, util
 from pisti_app.util import const, forget, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
-if _CHECKING:  # names the board has interned already
-    import pisti_app.session  # noqa: F401 (named in type comments only: the board has no typing module)
+if _CHECKING:  # (named in type comments only: the board has no typing module)
+    import pisti_app.movetimer
+    import pisti_app.remote
+    import pisti_app.session  # noqa: F401
 
 
 class Play:
@@ -62,9 +64,15 @@ class Play:
              "pisti_core.match pisti_core.cards pisti_app.movetimer "
              "pisti_app.session_io pisti_app.wrap")
 
+    if _CHECKING:  # the match's parts, for the checker
+        session = getattr(object, "")  # type: pisti_app.session.GameSession
+        link = None  # type: pisti_app.remote.LinkPlay | None
+        timer = None  # type: pisti_app.movetimer.MoveTimer | None
+
     def __init__(self, app, session=None, saves=None):
         self.app = app
-        self.session = session  # type: pisti_app.session.GameSession | None
+        # (None only while a link game is set up: the checker is told it is always there)
+        self.session = session  # pyright: ignore[reportAttributeAccessIssue]
         self.seats = [None, None, None, None]  # type: list
         self.queue = []  # saved actions still to be shown, in order
         self.link = None  # a pisti_app.remote.LinkPlay in a link game (L-3: it deals)
@@ -113,6 +121,8 @@ class Play:
         for seat in sorted(outside):  # the outside-bot hook goes first
             self.sit_outside(seat, outside[seat])
         for seat in remote:
+            if _CHECKING:
+                assert link
             self.seats[seat] = link.seat
 
     def sit_outside(self, seat, bot):
@@ -225,11 +235,12 @@ class Play:
         if self.link is not None:
             self.link.app_tick(self, now)
         s = self.session
-        if self.timer is not None or (s is not None and s.rated):
-            if self.timer is None:
-                from pisti_app.movetimer import MoveTimer
-                self.timer = MoveTimer(self)
-            self.timer.tick(now)
+        tm = self.timer
+        if tm is None and s is not None and s.rated:
+            from pisti_app.movetimer import MoveTimer
+            tm = self.timer = MoveTimer(self)
+        if tm is not None:
+            tm.tick(now)
 
     def table(self):
         """The table screen of the session's game."""
@@ -476,6 +487,7 @@ def continue_game(app):
     app.kept = None
     app.release()
     app.drop_menus()
+    app.play = Play(app)  # (the main menu, if it comes instead, releases the game's code)
     s = app.saves.kept(app.below, app.rankings.stamp)
     if s is None:  # cannot happen: the saves were read at boot
         app.main_menu()

@@ -216,6 +216,7 @@ def init(app, hw):
     import random
     from pisti_app import strings
     from pisti_app.saves import default_prefs
+    from pisti_app.util import loaded, release_since
     rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice
     start, target, rated, lang, timer, delay, seed, memlog = boot_settings(rd)
     app.memlog = memlog
@@ -243,11 +244,14 @@ def init(app, hw):
         b = os.urandom(4)
         random.seed((b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) & 0x3FFFFFFF)
     strings.set_lang(prefs["lang"])
-    kept = app.saves.kept(app.below, app.rankings.stamp)
+    stamp = app.rankings.stamp
+    before = loaded()
+    kept = app.saves.kept(app.below, stamp)  # (the game's code, loaded to read it, goes again)
     if kept is not None:
         from pisti_app.saves import Kept
         kept = Kept(kept)
     app.kept = kept
+    release_since(before)
     app.notices = saved(app)
     app.notices += notices(rd.bad, strings.t("bad_setting"), strings.t("bad_setting_short"))
     return start, target, rated, rd.bad

@@ -14,6 +14,8 @@ declares them in ``NEEDS`` (one string of dotted names), and
 
 __version__ = "0.2.0"
 
+import sys
+
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -21,6 +23,8 @@ except ImportError:  # CPython
     def const(x):
         return x
 
+
+KEEP = sys.implementation.name == "cpython"  # modules stay loaded (forget): a desktop CPython
 
 _PERIOD = const(0x20000000)  # 2**29
 _MASK = const(0x1FFFFFFF)
@@ -84,10 +88,9 @@ def restarts():
 
 def forget(*names):
     """Unload modules no longer used (their code is heap on the device).
-    Only on MicroPython and CircuitPython: a desktop CPython has no heap to
-    save, and its tests hold on to these modules."""
-    import sys
-    if sys.implementation.name == "cpython":
+    Only on MicroPython and CircuitPython (:data:`KEEP` false): a desktop
+    CPython has no heap to save, and its tests hold on to these modules."""
+    if KEEP:
         return
     for name in names:
         drop_module(name)
@@ -97,6 +100,19 @@ def release(owner):
     """Unload the modules ``owner`` (a scene, a screen, or its class)
     declares in its ``NEEDS``: what it alone loaded."""
     forget(*owner.NEEDS.split())
+
+
+def loaded():
+    """The names of the modules loaded now (for :func:`release_since`)."""
+    import sys
+    return set(sys.modules)
+
+
+def release_since(before):
+    """Unload every module loaded since :func:`loaded` gave ``before``:
+    the code a passing step needed (reading a saved game at boot)."""
+    import sys
+    forget(*[name for name in sys.modules if name not in before])
 
 
 def seeded_below(n):

@@ -272,7 +272,7 @@ def notice():
     try:
         import pisti_app
         from pisti_app.oom import out_of_memory
-        out_of_memory(hw, three, err, pisti_app.__dict__)
+        out_of_memory(hw, three, err, pisti_app)
     except _Shown:
         pass
     except MemoryError:
