@@ -210,3 +210,4 @@ def forgets(monkeypatch):
     monkeypatch.setattr(util, "KEEP", False)
     monkeypatch.setattr(util, "drop_module", names.append)
     return names
+

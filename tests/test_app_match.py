@@ -241,7 +241,7 @@ def mash_to_rematch(d, ok, limit_ms=120000):
 @pytest.mark.parametrize("board", ["pico", "featherwing"])
 def test_presses_through_the_last_play_leave_the_hand_end_and_match_end_up(request, board):
     """The hand end and the match end drop the keys pressed before they came
-    and for a moment after (App.mute_for, on the app's clock): the result
+    and for a moment after (Input.mute_for, on the app's clock): the result
     is seen; then one press goes on, a rematch at the match end."""
     make = request.getfixturevalue("wing" if board == "featherwing" else "device")
     d = make(PISTI_START="pisti:2:acemi", PISTI_TARGET=101, PISTI_SEED=4, PISTI_DELAY=0)

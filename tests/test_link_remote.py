@@ -521,7 +521,7 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
     assert d.app.link is None and not d.app.outside_bots
     assert "pisti_app.remote" in forgot and "pisti_core.linkgame" in forgot  # (a device unloads them)
     d.run(1000)  # (the notice takes keys after its delay)
-    if d.app.nap:  # (3 minutes without a key: the screen sleeps, a key wakes it)
+    if d.app.hw.nap:  # (3 minutes without a key: the screen sleeps, a key wakes it)
         d.press("A")
     if rated:
         assert "a loss (-1)" in text, st  # T-4: the first hand
@@ -899,7 +899,7 @@ def test_L9_a_console_without_the_game_joins_a_host_mid_game_and_takes_the_seat(
         d = device(nvm=nvm.restart())
         cable.clock = lambda: base + d.rig.clock.now_ms
         d.first_frame()
-        d.app.resume_kept()
+        d.app.continue_game(True)
         d.beside(host, lambda: d.app.status()["screen"] == "table", 10000,
                  lambda: base + d.rig.clock.ticks_ms())
     st = d.app.status()

@@ -209,7 +209,7 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, monkey
     assert app.restart and app.session is None and app.status()["screen"] != "table"  # no table built
     assert app.saves.kept(app.below, app.rankings.stamp).linked  # the first deal is saved, with its link
     r.power_cut()  # supervisor.reload(): the UART closed, code.py again ...
-    r.d.app.resume_kept()  # ... and boot(resume=True) goes straight back into the game
+    r.d.app.continue_game(True)  # ... and boot(resume=True) goes straight back into the game
     r.until(lambda st: st["screen"] == "table", 500)
     h = r.d.app.session.hand
     assert r.d.app.link is not None and not r.d.app.restart

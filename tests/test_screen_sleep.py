@@ -106,14 +106,14 @@ def test_the_screen_stays_on_while_bots_play(device):
     assert not d.app.idle()
     bots = 0
     while not d.app.idle():
-        assert d.app.nap == 0 and d.rig.oled.contrast == 255 and d.rig.oled.display_on
+        assert d.app.hw.nap == 0 and d.rig.oled.contrast == 255 and d.rig.oled.display_on
         d.run(1000)
         bots += 1000
     assert bots > 30000
     d.run(29000)
-    assert d.app.nap == 0
+    assert d.app.hw.nap == 0
     d.run(2000)
-    assert d.app.nap == 1 and d.rig.oled.contrast == 0
+    assert d.app.hw.nap == 1 and d.rig.oled.contrast == 0
 
 
 def test_old_settings_blobs_still_load_with_the_new_defaults():

@@ -308,7 +308,7 @@ def test_a_demo_shows_the_saved_statistics_and_counts_nothing(device):
     b = stats.blank()
     stats.add(b, 0, 0, 3)  # three Pişti matches played
     d.app.saves.store.put_stats(b)
-    d.app.close_saves()
+    d.app.records.close()
     d.run(31000)  # alone at the main menu: the demo
     st = d.status()
     assert st["demo"] and st["screen"] == "table"

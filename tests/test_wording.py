@@ -255,7 +255,7 @@ def test_the_rankings_say_played_won_drawn_lost_and_points_in_words(request, boa
         r.record("pisti", 2, "usta", outcome)
     r.record("yedili", 3, "acemi", (0, "drawn"))
     d.app.saves.write_ranking(r)
-    d.app.drop_rankings()
+    d.app.records.drop_rankings()
     for _ in range(4):
         if d.status()["cursor"] != "rankings":
             d.press("C" if board == "featherwing" else "DOWN")

@@ -63,7 +63,7 @@ def run():
             while not app.restart:
                 app.tick()
                 # (a link game ticks more often: what comes on the cable shows sooner, L-4)
-                time.sleep(0.05 if app.nap > 1 else 0.004 if app.link is not None else 0.01)
+                time.sleep(0.05 if app.hw.nap > 1 else 0.004 if app.link is not None else 0.01)
         except MemoryError as e:
             err = e
         resume = True

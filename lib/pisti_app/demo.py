@@ -95,7 +95,7 @@ class Demo:
         """After the screen's tick: the banner on a new screen, a breakdown
         or match end left after a while, the end once the screen is off."""
         app = self.app
-        if app.nap > 1:
+        if app.hw.nap > 1:
             self.stop()
             return
         top = app.stack[-1]

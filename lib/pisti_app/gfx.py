@@ -280,7 +280,7 @@ def box(w, h, x=0, y=0, value=1, hidden=False):
     return tg
 
 
-batt = 0  # the battery (App._read_supply): 0 on USB or not read, 1 on battery, 2 low
+batt = 0  # the battery (pisti_app.board.Board.tick): 0 on USB or not read, 1 on battery, 2 low
 
 
 def title_bar(group, h=8, x=1, y=0, rx=127):

@@ -68,6 +68,20 @@ class Input:
         self._long_done = bytearray(n)
         self._at = [0] * n  # ticks of the press
         self._next = [0] * n  # ticks of the next repeat
+        self.mute_until = None  # ticks until which keys are dropped (pisti_app.splash)
+        self.mute_for = 0  # ms of keys to drop from the next screen's first frame on (pisti_app.results)
+
+    def muted(self, now):
+        """Drop the keys while muted (:attr:`mute_until`; :attr:`mute_for`
+        counts from the tick after it was set, the first frame's)."""
+        if self.mute_for:
+            self.mute_until = ticks_add(now, self.mute_for)
+            self.mute_for = 0
+        if self.mute_until is not None:
+            if ticks_diff(now, self.mute_until) < 0:
+                self.reset()
+            else:
+                self.mute_until = None
 
     def poll(self, now, out):
         """Append the logical codes since the last poll to ``out``; True if

@@ -202,7 +202,7 @@ class Menus:
         if app.screen.name == "confirm":  # (the question over it, if one was asked)
             app.pop()
         app.pop()  # closed first, and the saves: the wait and the link's set-up get their heap
-        app.close_saves()
+        app.records.close()
         app.later(linkmenu.host, app)
 
     def _over_kept(self, go):
@@ -212,7 +212,7 @@ class Menus:
         app = self.app
         kept = app.kept
         if kept is not None:
-            text = t("new_leaves") + "\n" + app.leave_cost(kept)[1] if kept.rated else t("new_replaces")
+            text = t("new_leaves") + "\n" + app.records.leave_cost(kept)[1] if kept.rated else t("new_replaces")
             app.ask(t("new_q"), text, go, t("keys_new"), app.pop)
         else:
             go()
@@ -273,7 +273,7 @@ class Menus:
                 p["undo"] = it.index == 1
             elif k == "bright":
                 p["bright"] = it.index
-                app.wake()  # seen at once
+                app.hw.wake(app)  # seen at once
             elif k == "sleep":
                 p["sleep"] = it.index
 

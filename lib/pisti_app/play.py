@@ -353,7 +353,7 @@ class Play:
         app = self.app
         t = strings.t
         if s.rated:
-            app.ask(t("leave_q"), t("exit_leaves") + "\n" + app.leave_cost(s)[1],
+            app.ask(t("leave_q"), t("exit_leaves") + "\n" + app.records.leave_cost(s)[1],
                     self.leave_rated, t("keys_leave"), app.pop)
             return
         self.flush()
@@ -371,7 +371,7 @@ class Play:
         """T-3: the move timer ran out, which is leaving (T-4)."""
         app = self.app
         t = strings.t
-        cost = app.leave_cost(self.session)[1]
+        cost = app.records.leave_cost(self.session)[1]
         self.leave_rated()
         app.sound.play("lose", app.now)
         app.ask(t("time_up"), t("time_left") + "\n" + cost, app.main_menu, t("keys_ok"))
@@ -407,7 +407,7 @@ class Play:
 # -- what a match leaves in the records (T-2, T-4), also for a game kept -------------
 def leave_rated(app, s):
     """Record leaving the rated game ``s`` (T-4) and drop it from the saves."""
-    rank(app, s, app.leave_cost(s)[0])
+    rank(app, s, app.records.leave_cost(s)[0])
     app.saves.end()
     count(app, s, True)
 
@@ -438,7 +438,7 @@ def rank(app, s, outcome):
     r.record(s.game, s.players, lv, outcome)
     r.stamp = s.number
     app.saves.write_ranking(r)
-    app.drop_rankings()
+    app.records.drop_rankings()
 
 
 def replace_kept(app):
@@ -456,7 +456,7 @@ def number(app, rated):
     if not rated:
         return 0
     n = (app.rankings.stamp + 1) & 0xFFFF
-    app.drop_rankings()  # read again at the match's end
+    app.records.drop_rankings()  # read again at the match's end
     return n
 
 
@@ -492,7 +492,7 @@ def continue_game(app):
     if s is None:  # cannot happen: the saves were read at boot
         app.main_menu()
         return
-    app.drop_rankings()  # read again at the match's end (as a new game's: start_game)
+    app.records.drop_rankings()  # read again at the match's end (as a new game's: start_game)
     if s.game == "yedili":  # the largest module first, while the heap is in the fewest pieces
         from pisti_app import yedili_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
     else:
@@ -508,3 +508,15 @@ def continue_game(app):
         if link is None:
             return
     sit(app, s, True, link)
+
+
+def resume_kept(app):
+    """At boot: back into the kept game (T-6); out of memory even so,
+    :func:`pisti_app.oom.resume_failed`."""
+    kept = app.kept
+    app.resumed = True  # (once a boot)
+    try:
+        continue_game(app)
+    except MemoryError as e:
+        from pisti_app.oom import resume_failed
+        resume_failed(app, e, kept)

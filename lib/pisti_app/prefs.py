@@ -11,7 +11,7 @@ Settings blob (version 1)::
 
     0x53 1  lang(0 en, 1 tr)  sound  speed  timer(2)  undo
     game(0 pisti, 1 yedili)  players  target  seat level x3  rated
-    [sleep(index in app.SLEEPS)  bright(index in app.BRIGHT: low, medium, high)
+    [sleep(index in board.SLEEPS)  bright(index in board.BRIGHT: low, medium, high)
     [partners(1: a linked Pişti 4p seats the two people as partners, 0: opponents)]]
 
 A 15- or 17-byte blob (an older save, without the bracketed bytes) reads

@@ -14,7 +14,7 @@ time under the title bar; UP/DOWN (A/C on three buttons) scroll, the title
 bar's arrows say there is more. The match end is :mod:`pisti_app.match_end`.
 
 Both ignore the keys pressed before they came and for a moment after
-(``App.mute_for``, counted from its first frame), outside a demo: presses meant for the last plays
+(``Input.mute_for``, counted from its first frame), outside a demo: presses meant for the last plays
 must not skip the result, so the next hand or a rematch is one deliberate
 press.
 """
@@ -38,7 +38,7 @@ class Rows(Screen):
     def __init__(self, app):
         super().__init__(app)
         if app.demo is None:  # (in a demo any key ends it at once: App.tick)
-            app.mute_for = _SEE_MS  # keys dropped until it has been on the screen that long (App.tick)
+            app.input.mute_for = _SEE_MS  # keys dropped until it has been on the screen that long (App.tick)
         g = self.group
         self.title, self.title_r = gfx.title_bar(g)
         self.cells = []  # the row labels shown

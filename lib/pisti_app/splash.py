@@ -16,7 +16,7 @@ Keys: those pressed before the splash is first drawn (while the board
 boots) are dropped, so a notice is always seen; a key on the splash shows
 the next notice or leaves it, and is used up by that; when the splash
 moves on by itself, keys in the next half second are dropped
-(``App.mute_until``): the press that meant "skip the splash" must not act
+(``Input.mute_until``): the press that meant "skip the splash" must not act
 on the screen that replaced it.
 """
 
@@ -83,7 +83,7 @@ class Splash(Screen):
         app = self.app
         now = app.now
         if timed:
-            app.mute_until = ticks_add(now, _GRACE_MS)
+            app.input.mute_until = ticks_add(now, _GRACE_MS)
         if self.shown + 1 < len(self.notices):
             self.show_notice(self.shown + 1)
             self.until = ticks_add(now, _NOTICE_MS)

@@ -226,7 +226,8 @@ def init(app, hw):
         ff = b"\xff" * 64
         for i in range(0, 4096, 64):
             nvm[i:i + 64] = ff
-    app.nvm = nvm
+    from pisti_app.records import Records
+    app.records = Records(nvm)
     prefs = app.prefs = default_prefs()
     app.saves.read_prefs(prefs)
     if lang is not None:
@@ -234,7 +235,7 @@ def init(app, hw):
     if timer is not None:
         prefs["timer"] = timer
     app.sound.enabled = prefs["sound"]
-    app.wake()  # the saved brightness
+    app.hw.wake(app)  # the saved brightness
     app.delay_override = delay
     if seed is not None:
         random.seed(seed)

@@ -18,8 +18,8 @@ def app_status(self, rankings=True):
     top = self.stack[-1]
     s = self.session
     tm = self.play.timer if self.play is not None else None
-    sv = self.saves
-    state, notice, erases = self.nvm_state, self.nvm_notice, self.erases
+    sv = self.records.open
+    state, notice, erases = self.nvm_state, self.nvm_notice, nvm_erases(self)
     if sv is not None and sv.state != "ok":
         state, notice = sv.state, sv.notice
     st = {"screen": top.name, "game": None, "players": None, "hand": None, "ply": None,
@@ -57,6 +57,17 @@ def app_status(self, rankings=True):
         new = top.fresh()
         st["new"] = [card_str(c) for c in top.my_cards() if c in new]
     return st
+
+
+def nvm_erases(app):
+    """Sector erases so far: the nvm's own count when it keeps one (the
+    desktop rig's), else those the saves caused since boot."""
+    rc = app.records
+    n = getattr(rc.nvm, "erases", None)
+    if n is not None:
+        return n
+    sv = rc.open
+    return rc.erases + (sv.store.erases_caused if sv is not None else 0)
 
 
 def cards(h):

@@ -115,6 +115,22 @@ def release_since(before):
     forget(*[name for name in sys.modules if name not in before])
 
 
+def log_mem(screen, level):
+    """PISTI_MEMLOG: the free heap at ``screen`` on the serial console (after
+    a collection); ``level`` 2 lists the modules loaded and the interned names too."""
+    import gc
+
+    import supervisor
+    print("mem %s free=%d ms=%d" % (screen, gc.mem_free(), supervisor.ticks_ms()))
+    if level > 1:
+        print("mods", " ".join(sorted(sys.modules)))
+        try:
+            import micropython
+            micropython.qstr_info()
+        except (ImportError, AttributeError):
+            pass
+
+
 def seeded_below(n):
     """A uniformly random int below ``n`` from the seeded ``random`` module
     (the deals' chance with PISTI_SEED)."""
