@@ -239,10 +239,10 @@ class Lockstep:
                 self.phase = FAILED
                 self.error = e
         if self.lean and (self.phase == PLAY or self.phase == OVER):
-            self._shed()
+            self.shed()
         return len(got)
 
-    def _shed(self):
+    def shed(self):
         """Unload the code between hands (imported again when next needed)."""
         mods = sys.modules
         pkg = mods.get("pisti_core")

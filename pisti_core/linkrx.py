@@ -237,5 +237,5 @@ def resume(lk, secret):
     else:
         deal_phase(lk)
     if lk.lean and lk.phase != DEAL:
-        lk._shed()  # (the hello is out: a hand in play holds only the plays' code)
+        lk.shed()  # (the hello is out: a hand in play holds only the plays' code)
     return lk

@@ -161,7 +161,7 @@ def behind(link, s):
     h = s.hand
     if h is None:
         return lk.hands_done > s.hands_done or (m.over and not s.over)
-    acts = link._acts(h)
+    acts = link.acts(h)
     if acts is None:
         return True
     n = min(len(h.actions), len(acts))

@@ -93,4 +93,4 @@ def greet(lk, clock=None, pause=None, lean=None):
             pause(0.005)
     lk.lean = board if lean is None else lean
     if lk.lean and (lk.phase == G.PLAY or lk.phase == G.OVER):
-        lk._shed()
+        lk.shed()

@@ -70,7 +70,7 @@ class LinkPlay:
         s = self.lock.setup
         return [i for i in range(s.players) if not self.lock.mine(i)]
 
-    def _acts(self, h):
+    def acts(self, h):
         """The link's actions of the app's hand ``h``, or None if the link holds
         another hand. The link may have finished ``h`` already (the other
         console's play ended it): then it is its match history's last hand."""
@@ -85,7 +85,7 @@ class LinkPlay:
 
     def remote_action(self, ply):
         """The link's action at ``ply`` of the app's hand, or None."""
-        acts = self._acts(self.hand)
+        acts = self.acts(self.hand)
         return acts[ply] if acts is not None and ply < len(acts) else None
 
     def tick(self, now, hand, queued=b"", poll=True):

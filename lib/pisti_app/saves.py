@@ -85,7 +85,7 @@ class Saves:
         if self.state != "reset" and st.free < reserve:
             st.compact()
 
-    def _flag(self, notice):
+    def flag(self, notice):
         if self.state == "ok":
             self.state = "recovered"
         if not self.notice:
@@ -114,7 +114,7 @@ class Saves:
         try:
             return Ranking.from_bytes(self.store.ranking)
         except ValueError:
-            self._flag("nvm: the saved ranking did not read; it starts again")
+            self.flag("nvm: the saved ranking did not read; it starts again")
             return Ranking()
 
     def write_ranking(self, ranking):
@@ -133,7 +133,7 @@ class Saves:
         try:
             s = session_io.restore(st.game_header, st.game_actions, below)
         except ValueError:
-            self._flag("nvm: the saved game did not replay; it was dropped")
+            self.flag("nvm: the saved game did not replay; it was dropped")
             st.end_game()
             return None
         if s.rated and s.number == stamp:

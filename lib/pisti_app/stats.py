@@ -79,7 +79,7 @@ def load(sv):
     data = sv.store.stats
     if data is None or ok(data):
         return blank(data), False
-    sv._flag("nvm: the saved statistics did not read; they start again")
+    sv.flag("nvm: the saved statistics did not read; they start again")
     data = blank()
     sv.store.put_stats(data)
     return data, True
