@@ -407,7 +407,7 @@ def test_the_game_deploys_with_its_private_names_short_and_none_a_reader_uses():
     assert len(names) > 100
     words, _ = shrink._words(ROOT)
     assert not set(names) & words
-    assert "_rankings" in names and "_grid" not in names  # (gfx reads "_grid" with getattr)
+    assert "_changed" in names and "_grid" not in names  # (gfx reads "_grid" with getattr)
 
 
 def test_temp_name_then_rename_and_code_py_last(drive, project, capsys, monkeypatch):

@@ -698,8 +698,8 @@ def _hook(fuzzer, session):
     fuzzer.unhook.append(lambda: setattr(nvlog.Store, "compact", real_compact))
     cont = app_mod.App.continue_game
 
-    def continue_game(app):
-        cont(app)
+    def continue_game(app, boot=False):
+        cont(app, boot)
         if app.session is not None:
             fuzzer.on_resume(app)
 

@@ -69,7 +69,7 @@ class App:
         self.todo = None  # (function, args) to run at the end of this tick: later()
         # Set at boot by pisti_app.startup.init (whose code is not kept once the console runs):
         self.memlog = 0  # PISTI_MEMLOG (2: also the modules loaded)
-        self.records = None  # type: pisti_app.records.Records | None  # the saves, the ranking (on the nvm)
+        self.records = None  # type: pisti_app.records.Records  # pyright: ignore[reportAttributeAccessIssue] (set by init)
         self.prefs = {}  # type: dict
         self.demo = None  # type: pisti_app.demo.Demo | None  # the demo while one plays (watch())
         self.delay_override = None  # type: int | None  # PISTI_DELAY

@@ -103,10 +103,12 @@ class _Booting:
         pass
 
 
+_real = {}  # the App's own start_game and continue_game (App's are the deferring ones below)
+
+
 def _later(a, name, args):
     global _go
-    from pisti_app.app import App
-    _go = (getattr(App, name), (a,) + args)
+    _go = (_real[name], (a,) + args)
     if not a.stack:
         a.stack.append(_Booting())
 
@@ -115,8 +117,8 @@ def _later_start(self, *args):
     _later(self, "start_game", args)
 
 
-def _later_continue(self):
-    _later(self, "continue_game", ())
+def _later_continue(self, boot=False):
+    _later(self, "continue_game", (boot,))
 
 
 def start():
@@ -167,6 +169,9 @@ def _run():
     # from here on a game is always started in a call of its own (see step())
     import pisti_app
     from pisti_app.app import App
+    if App.start_game is not _later_start:
+        _real["start_game"] = App.start_game
+        _real["continue_game"] = App.continue_game
     App.start_game = _later_start
     App.continue_game = _later_continue
     real_later = App.later
