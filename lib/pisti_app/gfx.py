@@ -280,18 +280,18 @@ def box(w, h, x=0, y=0, value=1, hidden=False):
     return tg
 
 
-batt = 0  # the battery (pisti_app.board.Board.tick): 0 on USB or not read, 1 on battery, 2 low
+batt = 0  # the battery mark (pisti_app.board.Board.tick, pisti_app.battmark): 0 on USB or not read, 1 on battery, 2 low
 
 
 def title_bar(group, h=8, x=1, y=0, rx=127):
     """A white bar ``h`` rows high across the top with black small text: the
     left label at ``x`` and the right-aligned one ending at ``rx`` (left of
-    the battery mark on battery power: :mod:`pisti_app.battmark`, loaded for
+    the battery mark on battery power: :mod:`pisti_app.battdraw`, loaded for
     this only), both appended to ``group``; returns (left, right)."""
     group.append(box(128, h, 0, 0))
     if batt:
-        from pisti_app import battmark
-        rx -= battmark.draw(group, batt, palette("inverse"), rx - 9, y + 1)
+        from pisti_app import battdraw
+        rx -= battdraw.draw(group, batt, palette("inverse"), rx - 9, y + 1)
     out = []
     for lx, anchor in ((x, (0.0, 0.0)), (rx, (1.0, 0.0))):
         lbl = label("small", "", lx, y, anchor=anchor)

@@ -82,9 +82,9 @@ class ListMenu(Screen):
             self.right.append(b)
         ty = 0 if c else 1
         rx = 127
-        if gfx.batt:  # on battery power: the mark (pisti_app.battmark)
-            from pisti_app import battmark
-            rx -= battmark.draw(g, gfx.batt, gfx.palette("inverse"), 118, ty)
+        if gfx.batt:  # on battery power: the mark (pisti_app.battdraw)
+            from pisti_app import battdraw
+            rx -= battdraw.draw(g, gfx.batt, gfx.palette("inverse"), 118, ty)
         self.more_up = gfx.label("small", "", rx, ty, anchor=(1.0, 0.0))
         self.more_up.color = gfx.BLACK
         g.append(self.more_up)
