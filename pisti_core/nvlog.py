@@ -45,7 +45,7 @@ and the next save compacts.
 Compaction writes magic, ranking, statistics, settings, game image, meta,
 in that order, so the ranking is the first thing programmed after the erase. A cut
 after the erase and before the ranking record's last byte loses the
-ranking: ``4 + record_size(len(ranking))`` cut points per compaction (68
+ranking: ``4 + Store.record_size(len(ranking))`` cut points per compaction (68
 for a 60-byte ranking), against about 2,800 (Pişti) to 4,000 (Pis Yedili)
 cut points a match. No layout in one sector avoids that: the erase clears
 every byte at once and ``nvm`` has no second sector for a copy.
@@ -84,38 +84,6 @@ _META = const(7)
 _STATS = const(8)
 _MAX_BLOB = const(254)
 _META_LEN = const(5)  # tag, generation (2), check (2)
-def record_size(n):
-    """Bytes a record with an ``n``-byte payload takes in the log."""
-    return (1 if n <= 12 else 2 if n <= _MAX_BLOB else 3) + n + 2
-
-
-def _put_head(buf, p, kind, n):
-    if n <= 12:
-        buf[p] = kind << 4 | n
-        return p + 1
-    if n <= _MAX_BLOB:
-        buf[p] = kind << 4 | 13
-        buf[p + 1] = n
-        return p + 2
-    buf[p] = kind << 4 | 14
-    buf[p + 1] = n >> 7
-    buf[p + 2] = n & 127
-    return p + 3
-
-
-def _put_check(buf, start, p):
-    c = crc16(buf, start, p)
-    buf[p] = c >> 8
-    buf[p + 1] = c & 0x7F
-    return p + 2
-
-
-def _put(buf, p, kind, payload):
-    start = p
-    n = len(payload)
-    p = _put_head(buf, p, kind, n)
-    buf[p:p + n] = payload
-    return _put_check(buf, start, p + n)
 
 
 def _blob(data, what):
@@ -175,6 +143,48 @@ class Store:
         self.blank = False
         self._dirty = False  # bytes past _free are not all 0xFF: compact next
         self._seal = False  # image lacks its meta record: add one next
+
+    # -- records ---------------------------------------------------------------
+    # Written by the saves below and by the compaction (pisti_core.nvpack,
+    # which is given the store and imports nothing of this module).
+    @staticmethod
+    def record_size(n):
+        """Bytes a record with an ``n``-byte payload takes in the log."""
+        return (1 if n <= 12 else 2 if n <= _MAX_BLOB else 3) + n + 2
+
+    @staticmethod
+    def record_head(buf, p, kind, n):
+        """Write the tag and length of a ``kind`` record with an ``n``-byte
+        payload at ``buf[p]``; returns where its payload goes."""
+        if n <= 12:
+            buf[p] = kind << 4 | n
+            return p + 1
+        if n <= _MAX_BLOB:
+            buf[p] = kind << 4 | 13
+            buf[p + 1] = n
+            return p + 2
+        buf[p] = kind << 4 | 14
+        buf[p + 1] = n >> 7
+        buf[p + 2] = n & 127
+        return p + 3
+
+    @staticmethod
+    def record_check(buf, start, p):
+        """Write the check of the record at ``buf[start:p]`` (tag to payload)
+        at ``buf[p]``; returns the record's end."""
+        c = crc16(buf, start, p)
+        buf[p] = c >> 8
+        buf[p + 1] = c & 0x7F
+        return p + 2
+
+    @staticmethod
+    def record(buf, p, kind, payload):
+        """Write a ``kind`` record of ``payload`` at ``buf[p]``; returns its end."""
+        start = p
+        n = len(payload)
+        p = Store.record_head(buf, p, kind, n)
+        buf[p:p + n] = payload
+        return Store.record_check(buf, start, p + n)
 
     @property
     def free(self):
@@ -258,7 +268,7 @@ class Store:
         if p is None:
             raise RuntimeError("Store.load() must run before saving")
         pre = 4 + _META_LEN if p == 0 else _META_LEN if self._seal else 0
-        n = pre + record_size(len(payload))
+        n = pre + self.record_size(len(payload))
         if kind is None or self._dirty or p + n > self._size:
             self._compact(s, r, h, a, b, self.stats if t is None else t)
             return
@@ -269,8 +279,8 @@ class Store:
             q = 4
         if pre:
             g = self.generation
-            q = _put(buf, q, _META, bytes((g >> 8, g & 255)))
-        _put(buf, q, kind, payload)
+            q = self.record(buf, q, _META, bytes((g >> 8, g & 255)))
+        self.record(buf, q, kind, payload)
         self._write(p, buf)
         self._free = p + n
         self._seal = False
@@ -279,7 +289,8 @@ class Store:
     def _compact(self, s, r, h, a, b, t):
         # Rare (a boot or a match's first deal short of the reserve, a log
         # full mid-game): its code is in a module of its own, compiled for
-        # the moment and forgotten after it.
+        # the moment and forgotten after it; it writes with this store's
+        # record methods.
         import sys
         try:
             from pisti_core.nvpack import compact

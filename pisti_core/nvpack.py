@@ -8,11 +8,12 @@ Compaction of the save log (:mod:`pisti_core.nvlog`): the new state
 written as a fresh image in one sector erase. Rare (a boot or a match's
 first deal with less than the reserve free, a log that fills mid-game),
 so ``Store`` imports this module for the moment and forgets it after.
+It writes through the store it is given (its record methods, as
+:mod:`pisti_core.nvload` reads into it) and imports nothing of
+:mod:`pisti_core.nvlog`.
 """
 
 import gc
-
-from pisti_core.nvlog import _put, _put_check, _put_head, record_size
 
 try:
     from micropython import const
@@ -43,14 +44,14 @@ def compact(st, s, r, h, a, b, t):
     g = (st.generation + 1) & 0xFFFF
     need = 4 + _META_LEN
     if r is not None:
-        need += record_size(len(r))
+        need += st.record_size(len(r))
     if t is not None:
-        need += record_size(len(t))
+        need += st.record_size(len(t))
     if s is not None:
-        need += record_size(len(s))
+        need += st.record_size(len(s))
     if h is not None:
         gn = 1 + len(h) + len(a) + len(b)
-        need += record_size(gn)
+        need += st.record_size(gn)
     if need > size:
         raise ValueError("saves need %d bytes, nvm has %d: nothing written" % (need, size))
     if st._buf is None:
@@ -61,24 +62,24 @@ def compact(st, s, r, h, a, b, t):
     img[0:4] = _MAGIC
     p = 4
     if r is not None:  # the most precious first: the shortest exposure
-        p = _put(img, p, _RANKING, r)
+        p = st.record(img, p, _RANKING, r)
     rank_end = p
     if t is not None:
-        p = _put(img, p, _STATS, t)
+        p = st.record(img, p, _STATS, t)
     if s is not None:
-        p = _put(img, p, _SETTINGS, s)
+        p = st.record(img, p, _SETTINGS, s)
     settings_end = p
     if h is not None:
         start = p
-        p = _put_head(img, p, _GAME, gn)
+        p = st.record_head(img, p, _GAME, gn)
         img[p] = len(h)
         p += 1
         for part in (h, a, b):
             img[p:p + len(part)] = part
             p += len(part)
-        p = _put_check(img, start, p)
+        p = st.record_check(img, start, p)
     game_end = p
-    p = _put(img, p, _META, bytes((g >> 8, g & 255)))
+    p = st.record(img, p, _META, bytes((g >> 8, g & 255)))
     q = p
     while q < size:
         k = size - q if size - q < 32 else 32

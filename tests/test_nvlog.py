@@ -337,7 +337,7 @@ def test_a_torn_record_is_dropped_and_the_log_goes_on_without_erasing(op):
     store.put_settings(b"s")
     store.start_game(b"g")
     image, before = nvm.snapshot(), R.state_of(store)
-    cost = nvlog.record_size(len(op[1]))
+    cost = nvlog.Store.record_size(len(op[1]))
     for k in range(1, cost):
         cut = FlashNvm(data=image, cut_after_bytes=k)
         st_cut = Store(cut)
@@ -654,7 +654,7 @@ def test_the_statistics_record_is_kept_apart_and_first_after_the_ranking_when_co
     got, _ = reload(nvm)
     assert (got.ranking, got.stats, got.settings) == (b"rank", b"S2" * 10, b"set")
     image = nvm.snapshot()
-    at = 4 + nvlog.record_size(4)
+    at = 4 + nvlog.Store.record_size(4)
     assert image[at] >> 4 == 8 and image[at + 2:at + 22] == b"S2" * 10
     store.put_stats(b"S3" * 10)
     store.put_ranking(b"rank2")

@@ -15,7 +15,7 @@ from pisti_app import stats
 from pisti_app.status import STATS
 from pisti_core.match import new_hand
 from pisti_core.crc import crc16
-from pisti_core.nvlog import Store, record_size
+from pisti_core.nvlog import Store
 from tools.shims.nvm import FlashNvm, PowerCut
 
 # gc.collect() collects nothing in this module's tests (tests/conftest.py).
@@ -216,7 +216,7 @@ def test_T6_a_power_cut_anywhere_around_a_hand_end_counts_it_once(device):
     d.close()
     # The writes: the last actions, the statistics, the next deal (T-6), each
     # cut at its first cut point, in its middle and before its last byte.
-    assert [b - a for a, b in spans][-2] == record_size(stats._LEN)
+    assert [b - a for a, b in spans][-2] == Store.record_size(stats._LEN)
     cuts = sorted({k for a, b in spans for k in (a, (a + b) // 2, b - 1)})
     outcomes = set()
     for k in cuts:

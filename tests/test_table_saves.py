@@ -22,7 +22,7 @@ import tools.shims as shims
 from console import settings_file
 from test_table_modes import choose, my_turn, play, play_pisti_match
 
-from pisti_core.nvlog import Store, record_size
+from pisti_core.nvlog import Store
 from tools import nvm_match
 from tools.shims.nvm import FlashNvm, PowerCut
 
@@ -229,10 +229,10 @@ def layout(image):
     ends = {}
     for name, blob in (("ranking", st.ranking), ("settings", st.settings)):
         if blob is not None:
-            p += record_size(len(blob))
+            p += Store.record_size(len(blob))
             ends[name] = p
     if st.game_header is not None:
-        p += record_size(1 + len(st.game_header) + len(st.game_actions))
+        p += Store.record_size(1 + len(st.game_header) + len(st.game_actions))
         ends["game"] = p
     return ends
 
