@@ -117,7 +117,8 @@ class Lockstep:
         step = 0 if h is None else len(h.actions) + 1
         return self.hands_done, step, digest(self.match, self.hands_done, self.rot)
 
-    def _pos(self):
+    def place(self):
+        """:meth:`position`, or (0, 0, 0) before a match."""
         return self.position() or (0, 0, 0)
 
     def mine(self, seat):
@@ -194,9 +195,9 @@ class Lockstep:
         h.play(a)
         dg = digest(self.match, hd, self.rot)
         self.chan.send(ACTION, b16(hd) + b16(ply) + bytes((a,)) + b16(dg >> 16) + b16(dg & 0xFFFF))
-        self._after_action()
+        self.after_action()
 
-    def _after_action(self):
+    def after_action(self):
         m = self.match
         if m.hand is not None and m.hand.over:
             m.end_hand()
@@ -276,7 +277,7 @@ class Lockstep:
             self.mismatches += 1
             _rx().repair(self)  # the guest waits for the host's record; the host's game goes on (L-5)
         if self.phase == PLAY:
-            self._after_action()
+            self.after_action()
 
     # -- resuming after a power cut (L-9) --------------------------------------------
     @classmethod

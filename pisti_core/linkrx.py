@@ -70,7 +70,7 @@ def _on_hello(lk, p):
     if lk.role == HOST and lk.setup is not None and ph in (CONNECT, SETUP, DECLINED):
         offer(lk)
     elif ph in (DEAL, PLAY, RESYNC, OVER):
-        mine = lk._pos()
+        mine = lk.place()
         theirs = pos or (0, 0, 0)
         if pos is None and lk.role == HOST and ph != OVER:
             # A guest that holds no game (a wiped drive, another console) is offered
@@ -132,7 +132,7 @@ def _on_record(lk, p):
     lk.inbox = bytearray()
     m, hd = P.load(data, lk.rot)
     step = len(m.hand.actions) + 1 if m.hand is not None else 0
-    if lk.match is not None and (hd, step) < lk._pos()[0:2] and not (p[4] and lk.role == GUEST):
+    if lk.match is not None and (hd, step) < lk.place()[0:2] and not (p[4] and lk.role == GUEST):
         m = None  # a longer record is kept (L-4), unless it is the host's after a mismatch (L-5)
     else:
         lk.match = m
@@ -144,7 +144,7 @@ def _on_record(lk, p):
         deal_phase(lk)
     else:
         lk.phase = PLAY
-        lk._after_action()
+        lk.after_action()
 
 
 # -- sending -----------------------------------------------------------------

@@ -53,7 +53,7 @@ def _all_ff(buf, a, b):
 def load(st):
     """Read ``st``'s nvm into it (:meth:`pisti_core.nvlog.Store.load`);
     returns 'ok', 'recovered' or 'reset' (also ``st.status``)."""
-    st._clear()
+    st.clear()
     size = st._size
     img = st._buf
     if img is None:
@@ -63,11 +63,11 @@ def load(st):
             b = a + 256 if a + 256 < size else size
             img[a:b] = st._nvm[a:b]
     if img[0:4] != _MAGIC:
-        st._free = 0
+        st.tail = 0
         if _all_ff(img, 0, size):
             st.blank = True
             return st.status
-        st._dirty = True
+        st.dirty = True
         k = 0
         while k < 4 and img[k] == _MAGIC[k]:
             k += 1
@@ -112,14 +112,14 @@ def load(st):
             torn = False
             meta = _apply(st, kind, img, p + h, n) or meta
         p = end
-    st._free = p
+    st.tail = p
     if bad < 0 and not _all_ff(img, p, size):  # a record that does not parse
         bad = p
     if bad >= 0:  # keep what parsed; the next save rewrites it all
-        st._dirty = True
+        st.dirty = True
         return _flag(st, "recovered", NOTICE_DAMAGE % bad)
     if not meta:
-        st._seal = True
+        st.sealed = True
         return _flag(st, "recovered", NOTICE_CUT_IMAGE)
     if torn:
         return _flag(st, "recovered", NOTICE_TORN)

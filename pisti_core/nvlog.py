@@ -125,13 +125,13 @@ class Store:
         if buf is not None and len(buf) != self._size:
             raise ValueError("buf of %d bytes: it must be as long as the nvm (%d)" % (len(buf), self._size))
         self._buf = buf
-        self._free = None  # None until load(): where the next record goes
+        self.tail = None  # None until load(): where the next record goes
         self.erases_caused = 0
         self.compactions = 0
         self.image_layout = None
-        self._clear()
+        self.clear()
 
-    def _clear(self):
+    def clear(self):
         self.settings = None
         self.ranking = None
         self.stats = None
@@ -141,8 +141,8 @@ class Store:
         self.status = "ok"
         self.notice = ""
         self.blank = False
-        self._dirty = False  # bytes past _free are not all 0xFF: compact next
-        self._seal = False  # image lacks its meta record: add one next
+        self.dirty = False  # bytes past tail are not all 0xFF: compact next
+        self.sealed = False  # image lacks its meta record: add one next
 
     # -- records ---------------------------------------------------------------
     # Written by the saves below and by the compaction (pisti_core.nvpack,
@@ -189,9 +189,9 @@ class Store:
     @property
     def free(self):
         """Bytes left for appended records before the next compaction."""
-        p = self._free or 0
-        pre = 4 + _META_LEN if p == 0 else _META_LEN if self._seal else 0
-        return 0 if self._dirty else self._size - p - pre
+        p = self.tail or 0
+        pre = 4 + _META_LEN if p == 0 else _META_LEN if self.sealed else 0
+        return 0 if self.dirty else self._size - p - pre
 
     def load(self):
         """Read the nvm; returns 'ok', 'recovered' or 'reset' (also ``status``).
@@ -264,12 +264,12 @@ class Store:
         # Append one record; when it does not fit, write the image of the new
         # state (s, r, h, a + b; statistics t, None: as they are) instead. Either
         # is one nvm write.
-        p = self._free
+        p = self.tail
         if p is None:
             raise RuntimeError("Store.load() must run before saving")
-        pre = 4 + _META_LEN if p == 0 else _META_LEN if self._seal else 0
+        pre = 4 + _META_LEN if p == 0 else _META_LEN if self.sealed else 0
         n = pre + self.record_size(len(payload))
-        if kind is None or self._dirty or p + n > self._size:
+        if kind is None or self.dirty or p + n > self._size:
             self._compact(s, r, h, a, b, self.stats if t is None else t)
             return
         buf = bytearray(n)
@@ -281,9 +281,9 @@ class Store:
             g = self.generation
             q = self.record(buf, q, _META, bytes((g >> 8, g & 255)))
         self.record(buf, q, kind, payload)
-        self._write(p, buf)
-        self._free = p + n
-        self._seal = False
+        self.write_at(p, buf)
+        self.tail = p + n
+        self.sealed = False
         self.blank = False
 
     def _compact(self, s, r, h, a, b, t):
@@ -301,9 +301,9 @@ class Store:
             if hasattr(pisti_core, "nvpack"):
                 delattr(pisti_core, "nvpack")
 
-    def _write(self, p, buf):
+    def write_at(self, p, buf):
         try:
             self._nvm[p:p + len(buf)] = buf
         except BaseException:
-            self._dirty = True  # unknown bytes may have been programmed
+            self.dirty = True  # unknown bytes may have been programmed
             raise

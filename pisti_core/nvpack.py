@@ -85,11 +85,11 @@ def compact(st, s, r, h, a, b, t):
         k = size - q if size - q < 32 else 32
         img[q:q + k] = _FF32 if k == 32 else _FF32[:k]  # no 32-byte copy each time
         q += k
-    st._write(0, img)
+    st.write_at(0, img)
     if not st.blank:
         st.erases_caused += 1
     st.compactions += 1
     st.generation = g
     st.image_layout = (rank_end, settings_end, game_end, p)
-    st._free = p
-    st._dirty = st._seal = st.blank = False
+    st.tail = p
+    st.dirty = st.sealed = st.blank = False

@@ -300,7 +300,7 @@ def run_match(args, rng, clock, cable, cons, st, lat):
                 lk.answer(True)
             if n:
                 if lk.phase != G.FAILED:
-                    pend.append((c, lk._pos()[0:2], now))
+                    pend.append((c, lk.place()[0:2], now))
                 st["actions"] += n
                 last_progress = now
                 if args.tamper and rng.random() < args.tamper and c is guest and lk.phase == G.PLAY:
@@ -324,7 +324,7 @@ def run_match(args, rng, clock, cable, cons, st, lat):
             keep = []
             for c, pos, t0 in pend:
                 other = guest.link if c is host else host.link
-                if other._pos()[0:2] >= pos:
+                if other.place()[0:2] >= pos:
                     lat.append(now - t0)
                 else:
                     keep.append((c, pos, t0))
