@@ -9,11 +9,15 @@ with ranks ``A 2 .. 9 T J Q K`` (0..12) and suits ``C D H S`` (0..3); with two
 decks the second copy of a card is ``identity + 52``. Names are parsed and
 printed at the edges only (RULES.md notation: ``TD`` is the ten of diamonds).
 
-Also here: the secure shuffle and cut (P-4, T-6) and the typed errors.
+Also here: how many decks a hand is dealt from (as each game's description
+in :mod:`pisti_core` says), the secure shuffle and cut (P-4, T-6) and the
+typed errors.
 """
 
 import os
 import sys
+
+from pisti_core import DECKS, GAMES, PLAYERS
 
 try:
     from micropython import const
@@ -81,9 +85,12 @@ def cards_str(cards):
     return " ".join([card_str(c) for c in cards])
 
 
-def decks_for(players):
-    """Y-1: Pis Yedili uses one deck for 2 players, two for 3 and 4."""
-    return 1 if players == 2 else 2
+def decks(game, players):
+    """The decks a hand of ``game`` for ``players`` is dealt from (the
+    games' description, :data:`pisti_core.DECKS`: Pis Yedili two for 3 and
+    4 players, Y-1; otherwise one); ValueError for a count not allowed."""
+    g = GAMES.index(game)
+    return DECKS[g][PLAYERS[g].index(players)]
 
 
 def as_deck(deck, n):

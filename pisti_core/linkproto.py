@@ -23,6 +23,7 @@ local seat ``(j - rot) % players``.
 
 import hashlib
 
+from pisti_core import GAMES
 from pisti_core.linkrec import GUEST, HOST, LinkError, Setup, digest, record  # noqa: F401 (re-exported: P.HOST...)
 
 # pisti_core.match is imported where it is used: in a game it is loaded already.
@@ -98,7 +99,7 @@ def offer_bytes(setup, level_names):
     """The offer's payload: the :class:`pisti_core.linkrec.Setup` as bytes;
     ``level_names`` numbers the levels."""
     t = setup.target
-    out = bytearray((1 if setup.game == "yedili" else 0, setup.players, t & 255, t >> 8,
+    out = bytearray((GAMES.index(setup.game), setup.players, t & 255, t >> 8,
                      1 if setup.rated else 0, setup.guest_seat, setup.timer >> 8 & 255, setup.timer & 255))
     for lv in setup.levels:
         out.append(255 if lv is None else level_names.index(lv))
@@ -109,7 +110,7 @@ def parse_offer(p, level_names):
     """The Setup an offer carries; LinkError if it is not one."""
     try:
         levels = [None if b == 255 else level_names[b] for b in p[8:]]
-        return Setup("yedili" if p[0] else "pisti", p[1], p[2] | p[3] << 8, p[4], p[5], levels, p[6] << 8 | p[7])
+        return Setup(GAMES[p[0]], p[1], p[2] | p[3] << 8, p[4], p[5], levels, p[6] << 8 | p[7])
     except (ValueError, IndexError) as e:
         raise LinkError("garbled", "the host's offer is not one this console can play: %s" % (e,))
 
@@ -163,11 +164,12 @@ def shared_deal(game, players, host_bytes, guest_bytes, hand_no):
 def load(data, rot):
     """``(match, hands_done)`` from a :func:`pisti_core.linkrec.record`, in local numbering, every
     action checked; LinkError if it is not a game that replays."""
-    from pisti_core.match import Match, decks_for
+    from pisti_core.cards import decks
+    from pisti_core.match import Match
     try:
         if data[0] != _REC:
             raise ValueError("record layout %d" % data[0])
-        game = "yedili" if data[1] else "pisti"
+        game = GAMES[data[1]]
         n = data[2]
         m = Match(game, n, data[3] | data[4] << 8, (data[5] - rot) % n)
         hd = data[6] << 8 | data[7]
@@ -179,9 +181,9 @@ def load(data, rot):
             at += 2
             if v >= 0x8000:
                 v -= 0x10000
-            local = (j + rot) & 1 if game == "pisti" else (j - rot) % n
+            local = (j - rot) % m.sides  # (seat s is on side s % sides, P-1)
             m.totals[local] = v
-        size = 52 * (decks_for(n) if game == "yedili" else 1)
+        size = 52 * decks(game, n)
         if len(data) > at:
             h = m.deal(data[at:at + size])
             for a in data[at + size:]:

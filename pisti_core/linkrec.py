@@ -11,6 +11,7 @@ digest. Small, so that each link module compiles in a small heap; the
 Lockstep (:mod:`pisti_core.linkgame`) holds them while a hand is played.
 """
 
+from pisti_core import GAMES
 from pisti_core.linkchan import const
 
 HOST = 0
@@ -93,12 +94,12 @@ def record(m, hands_done, rot):
     hand's deck and actions (nothing when no hand is dealt).
     :func:`pisti_core.linkproto.load` reads it back."""
     n = m.players
-    out = bytearray((_REC, 1 if m.game == "yedili" else 0, n, m.target & 255, m.target >> 8,
+    out = bytearray((_REC, GAMES.index(m.game), n, m.target & 255, m.target >> 8,
                      (m.first_dealer + rot) % n, hands_done >> 8 & 255, hands_done & 255,
                      (m.dealer + rot) % n, 1 if m.over else 0))
     sides = m.sides
     for j in range(sides):
-        v = m.totals[(j + rot) & 1 if m.game == "pisti" else (j - rot) % n]
+        v = m.totals[(j - rot) % sides]  # (seat s is on side s % sides, P-1)
         v &= 0xFFFF
         out.append(v >> 8)
         out.append(v & 255)

@@ -12,11 +12,10 @@ described by its first dealer and, per hand, the deck order and the actions
 
 import sys
 
-from pisti_core.cards import const, decks_for, randbelow, shuffle_and_cut
+from pisti_core import GAMES, PLAYERS, TARGETS, TEAMS
+from pisti_core.cards import const, decks, randbelow, shuffle_and_cut
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
-
-GAMES = ("pisti", "yedili")
 
 # The device and the micropython command collect between hands; CPython (tools,
 # tests, simulator) does not: there gc.collect() is slow and changes nothing.
@@ -47,7 +46,7 @@ def deal_deck(game, players, below=randbelow):
             from pisti_core.pisti import centre
             if centre(deck) is not None:  # P-5: no redeal
                 return deck
-    return shuffle_and_cut(decks_for(players), below, False)
+    return shuffle_and_cut(decks(game, players), below, False)
 
 
 
@@ -58,23 +57,16 @@ class Match:
     def __init__(self, game, players, target=None, dealer=None, below=randbelow):
         if game not in GAMES:
             raise ValueError("unknown game %r (pisti or yedili)" % (game,))
-        if game == "pisti":
-            if players not in (2, 4):
-                raise ValueError("Pişti is for 2 or 4 players (P-1), not %r" % (players,))
-            if target is None:
-                target = 151  # P-2 default
-            if target not in (101, 151):
-                raise ValueError("a Pişti match goes to 101 or 151 (P-2), not %r" % (target,))
-        else:
-            if players not in (2, 3, 4):
-                raise ValueError("Pis Yedili is for 2 to 4 players (Y-1), not %r" % (players,))
-            if target is None:
-                target = 101
-            if target != 101:
-                raise ValueError("a Pis Yedili match goes to 101 (Y-16), not %r" % (target,))
+        g = GAMES.index(game)
+        if players not in PLAYERS[g]:
+            raise ValueError("%s is for %r players (P-1, Y-1), not %r" % (game, PLAYERS[g], players))
+        if target is None:
+            target = TARGETS[g][-1]  # the default (P-2, Y-16)
+        if target not in TARGETS[g]:
+            raise ValueError("a %s match goes to %r (P-2, Y-16), not %r" % (game, TARGETS[g], target))
         self.game = game
         self.players = players
-        self.sides = 2 if game == "pisti" else players
+        self.sides = 2 if players in TEAMS[g] else players  # P-1: partners are one side
         self.target = target
         self.below = below
         if dealer is None:

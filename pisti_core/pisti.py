@@ -13,6 +13,7 @@ player to move plays (R-2). ``apply()`` checks and raises
 :class:`IllegalActionError`; ``play()`` is the unchecked fast door.
 """
 
+from pisti_core import GAMES, PLAYERS
 from pisti_core.cards import (PTS, RANK, IllegalActionError, InvalidDeckError, as_deck, card_str,
                               cards_str, parse_card)
 
@@ -60,8 +61,9 @@ class PistiHand:
     game = "pisti"
 
     def __init__(self, players, dealer, deck):
-        if players not in (2, 4):
-            raise ValueError("Pişti is for 2 or 4 players (P-1), not %r" % (players,))
+        ok = PLAYERS[GAMES.index(self.game)]
+        if players not in ok:
+            raise ValueError("Pişti is for %r players (P-1), not %r" % (ok, players))
         if not 0 <= dealer < players:
             raise ValueError("dealer %r is not a seat of %d players" % (dealer, players))
         self.players = players

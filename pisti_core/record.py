@@ -9,7 +9,7 @@ card ids out, and a whole match to and from a JSON-ready record. Kept apart
 from the engines so a board that only plays never compiles or holds it.
 """
 
-from pisti_core.cards import InvalidDeckError, card_str, decks_for, parse_card
+from pisti_core.cards import InvalidDeckError, card_str, decks, parse_card
 from pisti_core.match import Match, new_hand
 
 
@@ -64,11 +64,11 @@ def _hand_record(m, dealer, deck, acts):
 def from_record(rec):
     """Rebuild a match from :func:`to_record` data, checking every action."""
     m = Match(rec["game"], rec["players"], rec["target"], rec["dealer"])
-    decks = decks_for(m.players) if m.game == "yedili" else 1
+    n = decks(m.game, m.players)
     for hr in rec["hands"]:
         if hr["dealer"] != m.dealer:
             raise ValueError("hand dealt by seat %r, expected %d (P-3)" % (hr["dealer"], m.dealer))
-        h = m.deal(parse_deck(hr["deck"], decks))
+        h = m.deal(parse_deck(hr["deck"], n))
         for mv in hr["moves"]:
             h.apply(h.parse_action(mv))
         if h.over:

@@ -9,6 +9,8 @@ match gives the player, and the ranking kept per game, player count and bot
 level, packed into a few bytes for the nvm log.
 """
 
+from pisti_core import GAMES, PLAYERS, TEAMS
+
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -17,9 +19,11 @@ except ImportError:  # CPython
         return x
 
 
-GAMES = ("pisti", "yedili")
 LEVELS = ("acemi", "kalfa", "usta")
-MODES = ((0, 2), (0, 4), (1, 2), (1, 3), (1, 4))  # (game index, players)
+# (game index, players): each game's player counts, in order. The packed
+# ranking's key bytes number its tables in this order: a saved ranking
+# reads back right while the order stays.
+MODES = tuple([(g, n) for g in range(len(GAMES)) for n in PLAYERS[g]])
 PERSON = "person"  # L-10: rated link games, ranked "against a person" (a table of their own)
 _PERSON_KEYS = const(15)  # their key bytes: 15 + the mode's index (after the 3 levels of each mode)
 TIMER_MIN = const(30)  # T-3 seconds a move
@@ -45,7 +49,7 @@ def match_outcome(game, players, totals, seat):
     themselves: alone first +1, alone last -1, between 0, sharing first 0,
     sharing last -1, all equal 0.
     """
-    me = seat & 1 if game == "pisti" else seat
+    me = seat % len(totals)  # (P-1: partners share a side)
     key = _places(game, totals)
     best = min(key)
     worst = max(key)
@@ -70,9 +74,9 @@ def leave_branch(game, players, totals, hands_done, seat):
     if hands_done == 0:  # the first hand (or a one-hand game)
         return "first_hand"
     key = _places(game, totals)
-    me = seat & 1 if game == "pisti" else seat
+    me = seat % len(totals)  # (P-1: partners share a side)
     best = min(key)
-    if game == "pisti" and players == 4:
+    if players in TEAMS[GAMES.index(game)]:
         if key[0] == key[1]:
             return "team_level"
         return "team_ahead" if key[me] == best else "team_behind"

@@ -12,7 +12,8 @@ for a plain play, ``JACK_BASE + jack_suit * 4 + named_suit`` for a Jack,
 hand is its deck order plus its actions (T-6): ``undo()`` replays the record.
 """
 
-from pisti_core.cards import RANK, SUIT, IllegalActionError, InvalidDeckError, as_deck, decks_for
+from pisti_core import GAMES, PLAYERS
+from pisti_core.cards import RANK, SUIT, IllegalActionError, InvalidDeckError, as_deck, decks
 
 try:
     from micropython import const
@@ -48,7 +49,7 @@ _PLAIN = bytes([0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 1, 1])
 
 def check_deck(deck, players):
     """A copy of ``deck`` (card ids, top first) if it is the deck Y-1 wants."""
-    n = 52 * decks_for(players)
+    n = 52 * decks("yedili", players)
     deck = as_deck(deck, n)
     if deck is None:
         raise InvalidDeckError("a Pis Yedili deck for %d players holds %d distinct card ids"
@@ -62,8 +63,9 @@ class YediliHand:
     game = "yedili"
 
     def __init__(self, players, dealer, deck):
-        if players not in (2, 3, 4):
-            raise ValueError("Pis Yedili is for 2 to 4 players (Y-1), not %r" % (players,))
+        ok = PLAYERS[GAMES.index(self.game)]
+        if players not in ok:
+            raise ValueError("Pis Yedili is for %r players (Y-1), not %r" % (ok, players))
         if not 0 <= dealer < players:
             raise ValueError("dealer %r is not a seat of %d players" % (dealer, players))
         self.players = players

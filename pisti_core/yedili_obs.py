@@ -8,7 +8,7 @@ One seat's view of a Pis Yedili hand (T-5). Kept apart from the engine so
 each module compiles in a small heap.
 """
 
-from pisti_core.cards import decks_for
+from pisti_core.cards import decks
 
 
 def _ids(buf, n, ordered=False):
@@ -34,7 +34,7 @@ class YediliObs:
     def __init__(self, st, seat, totals=None, target=0):
         self.seat = seat
         self.players = st.players
-        self.decks = decks_for(st.players)
+        self.decks = decks(self.game, st.players)
         self.dealer = st.dealer
         self.turn = st.turn
         self.phase = st.phase

@@ -142,11 +142,13 @@ def test_profile_values_are_in_their_rows():
 
 
 def _resolve(node, path):
-    """An int or str literal, or a name the module or pisti_core.table defines; else None."""
+    """An int or str literal, or a name the module, pisti_core.table or the
+    games' description (pisti_core) defines; else None."""
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
-        for where in (path, os.path.join(ROOT, "pisti_core", "table.py")):
+        for where in (path, os.path.join(ROOT, "pisti_core", "table.py"),
+                      os.path.join(ROOT, "pisti_core", "__init__.py")):
             consts = module_constants(where)
             if node.id in consts:
                 return consts[node.id]
@@ -172,11 +174,19 @@ def test_ranges_and_defaults_match_the_code():
                 assert v is None or v in numbers(said), "%s: the default %s (%s) not in %r" % (
                     key, v, os.path.relpath(path, ROOT), said)
             want = set()
-            for n in ast.walk(ok.body):
-                v = _resolve(n, path) if isinstance(n, (ast.Constant, ast.Name)) and not (
-                    isinstance(n, ast.Name) and n.id == ok.args.args[0].arg) else None
-                if isinstance(v, int) and not isinstance(v, bool):
-                    want.add(v)
+            inside = set()  # the nodes of an entry of a name (TARGETS[0]): its value is the entry's
+            for n in ast.walk(ok.body):  # (parents first)
+                if id(n) in inside:
+                    continue
+                if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and isinstance(n.slice, ast.Constant):
+                    v = _resolve(n.value, path)[n.slice.value]
+                    inside.update(id(c) for c in ast.walk(n))
+                else:
+                    v = _resolve(n, path) if isinstance(n, (ast.Constant, ast.Name)) and not (
+                        isinstance(n, ast.Name) and n.id == ok.args.args[0].arg) else None
+                for x in v if isinstance(v, tuple) else (v,):
+                    if isinstance(x, int) and not isinstance(x, bool):
+                        want.add(x)
             lost = sorted(want - numbers(takes))
             assert not lost, "%s: %s (%s) not in the README's %r" % (key, lost, os.path.relpath(path, ROOT), takes)
             checked.add(key)

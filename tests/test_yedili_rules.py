@@ -17,7 +17,7 @@ import subprocess
 import pytest
 
 from pisti_core import yedili as Y
-from pisti_core.cards import RANKS, SUITS, IllegalActionError, InvalidDeckError, card_str
+from pisti_core.cards import RANKS, SUITS, IllegalActionError, InvalidDeckError, card_str, decks
 from pisti_core.record import parse_deck
 from pisti_core.match import Match
 from pisti_core.yedili import (AGAIN, DRAW, DRAWN, MUAMELE, NORMAL, OPENING, OVER, PASS, PICK,
@@ -132,7 +132,7 @@ def opened(players, hands=None, stock=""):
 
 # -- Y-1 players and decks ------------------------------------------------------
 def test_Y1_one_deck_for_two_players_two_decks_for_three_and_four():
-    assert [Y.decks_for(n) for n in (2, 3, 4)] == [1, 2, 2]
+    assert [decks("yedili", n) for n in (2, 3, 4)] == [1, 2, 2]
     YediliHand(2, 0, range(52))
     for n in (3, 4):
         YediliHand(n, 0, range(104))
@@ -170,7 +170,7 @@ def test_Y1_two_decks_deal_identical_twins_as_the_same_card():
 # -- Y-2 the deal -----------------------------------------------------------------
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_Y2_seven_each_in_blocks_from_the_seat_after_the_dealer(players):
-    size = 52 * Y.decks_for(players)
+    size = 52 * decks("yedili", players)
     deck = list(range(size))
     random.Random(players).shuffle(deck)
     for dealer in range(players):
@@ -644,7 +644,7 @@ def quick_win(players, dealer, winner, last, others, stock=""):
 
 def won(players, dealer, winner, last, others, stock=""):
     codes, moves = quick_win(players, dealer, winner, last, others, stock)
-    st = YediliHand(players, dealer, parse_deck(codes, Y.decks_for(players)))
+    st = YediliHand(players, dealer, parse_deck(codes, decks("yedili", players)))
     run(st, moves)
     return st
 
@@ -849,7 +849,7 @@ def test_Y15_no_muamele_after_a_hand_without_a_winner():
 
 # -- Y-16 the match ----------------------------------------------------------------------------
 def _play_into(match, codes, moves):
-    h = match.deal(parse_deck(codes, Y.decks_for(match.players)))
+    h = match.deal(parse_deck(codes, decks("yedili", match.players)))
     run(h, moves)
     while h.phase == MUAMELE:
         h.apply(PICK)
@@ -1002,7 +1002,7 @@ def test_T5_observation_does_not_change_when_unseen_cards_are_rearranged():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_T5_observation_ignores_hidden_cards_along_random_hands(players):
     rng = random.Random(100 + players)
-    size = 52 * Y.decks_for(players)
+    size = 52 * decks("yedili", players)
     for _ in range(6):
         deck = list(range(size))
         rng.shuffle(deck)
@@ -1059,7 +1059,7 @@ def test_R1_R4_replays_of_stacked_hands_agree_under_both_interpreters():
     assert out == _replay(MICROPYTHON, lines)
     got = [json.loads(x) for x in out]
     for (n, d, c, m), g in zip(cases, got, strict=True):
-        st = YediliHand(n, d, parse_deck(c, Y.decks_for(n)))
+        st = YediliHand(n, d, parse_deck(c, decks("yedili", n)))
         try:
             run(st, m)
         except IllegalActionError:
@@ -1214,7 +1214,7 @@ class Reference:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_Y1_to_Y15_the_engine_agrees_with_a_second_reading_on_random_hands(players):
     rng = random.Random(7 * players)
-    size = 52 * Y.decks_for(players)
+    size = 52 * decks("yedili", players)
     wins = 0
     for game in range(120):
         deck = list(range(size))

@@ -74,13 +74,14 @@ if __name__ == "__main__":  # typed as python tools/arena.py: the project's .ven
 
     useenv.reexec()
 
+from pisti_core import GAMES, PLAYERS
 from pisti_core.bots import LEVELS, REFERENCE
 from pisti_core.match import Match, deal_deck
 from tools.botlab import games_of, is_lab
 from tools.botproto import DEFAULT_TIMEOUT, BotFailure, is_program, player, program_problem
 
 BLOCK = 200  # deals per independent block (matches restart at each block)
-_GAMES = {"pisti": (2, 4), "yedili": (2, 3, 4)}
+_GAMES = dict(zip(GAMES, PLAYERS, strict=True))  # each game's player counts (P-1, Y-1)
 
 
 def layouts(game, players):

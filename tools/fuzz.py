@@ -72,12 +72,13 @@ if __name__ == "__main__":  # typed as python tools/fuzz.py: the project's .venv
     useenv.reexec("adafruit_blinka")
 
 import tools.shims  # noqa: F401 (sets BLINKA_OS_AGNOSTIC before anything imports board)
+from pisti_core import GAMES, PLAYERS
 from tools.simlib.headless import Headless, ScriptDriver
 from tools.simlib.session import IDLE_MS, WAIT_MS, Console, Session, SimDone
 
 PROFILES = ("pico", "featherwing")
 LEVELS = ("acemi", "kalfa", "usta")
-MODES = (("pisti", 2), ("pisti", 4), ("yedili", 2), ("yedili", 3), ("yedili", 4))
+MODES = tuple((GAMES[g], n) for g in range(len(GAMES)) for n in PLAYERS[g])  # (P-1, Y-1)
 # Physical buttons and how often each is pressed.
 KEYS = {"pico": (("A", 30), ("UP", 11), ("DOWN", 15), ("LEFT", 13), ("RIGHT", 15), ("B", 10)),
         "featherwing": (("B", 40), ("A", 27), ("C", 27))}

@@ -32,10 +32,11 @@ _ROOT = _HERE + "/.." if _HERE != "." else ".."
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
-from pisti_core.cards import IllegalActionError, InvalidDeckError
+from pisti_core import GAMES, PLAYERS
+from pisti_core.cards import IllegalActionError, InvalidDeckError, decks
 from pisti_core.record import parse_deck
 from pisti_core.match import new_hand
-from pisti_core.yedili import MUAMELE, PICK, decks_for
+from pisti_core.yedili import MUAMELE, PICK
 
 
 def _str(s):
@@ -103,19 +104,15 @@ def replay_line(line):
         dealer = _field(obj, "dealer", int, "a whole number")
         codes = _field(obj, "deck", list, "a list of card codes")
         moves = _field(obj, "moves", list, "a list of actions")
-        if game == "pisti":
-            if players not in (2, 4):
-                raise ValueError("Pişti is for 2 or 4 players, not %d (P-1)" % players)
-            decks = 1
-        elif game == "yedili":
-            if players not in (2, 3, 4):
-                raise ValueError("Pis Yedili is for 2 to 4 players, not %d (Y-1)" % players)
-            decks = decks_for(players)
-        else:
+        if game not in GAMES:
             raise ValueError("unknown game %s: use \"pisti\" or \"yedili\"" % _str(game))
+        ok = PLAYERS[GAMES.index(game)]
+        if players not in ok:
+            raise ValueError("%s is for %s players, not %d (P-1, Y-1)"
+                             % (game, " or ".join([str(n) for n in ok]), players))
         if not 0 <= dealer < players:
             raise ValueError("dealer %d is not a seat of %d players" % (dealer, players))
-        st = new_hand(game, players, dealer, parse_deck(codes, decks))
+        st = new_hand(game, players, dealer, parse_deck(codes, decks(game, players)))
     except (ValueError, InvalidDeckError) as e:
         return _error(str(e))
     for k in range(len(moves)):

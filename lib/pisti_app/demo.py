@@ -82,7 +82,9 @@ class Demo:
         gc.collect()
         from pisti_app.play import Play
         from pisti_app.session import GameSession
-        s = GameSession.new(game, players, [LEVEL] * players, 101 if game == "pisti" else None, app.below)
+        from pisti_core import GAMES, TARGETS
+        short = min(TARGETS[GAMES.index(game)])  # the nearest target (P-2, Y-16)
+        s = GameSession.new(game, players, [LEVEL] * players, short, app.below)
         s.demo = True  # no person at the table: every seat is named a bot (pisti_app.names)
         p = app.play = Play(app, s, NoSaves())
         from pisti_core.bots import make_bot

@@ -12,6 +12,8 @@ shows it, and joins (A) or declines (B). Loaded only when chosen; the link
 modules go with it when the link game ends (:meth:`App._end_match`).
 """
 
+from pisti_core import GAMES, TARGETS, TEAMS
+
 from pisti_app import strings, util
 from pisti_app.confirm import Confirm
 from pisti_app.util import forget, release
@@ -65,7 +67,7 @@ class LinkWait(Confirm):
             s = lk.setup
             t = strings.t
             text = t("link_offer") % (t(s.game), s.players, s.target, t("rated") if s.rated else t("practice"))
-            if s.game == "pisti" and s.players == 4:  # the host's seats for the two people
+            if s.players in TEAMS[GAMES.index(s.game)]:  # the host's seats for the two people
                 text = text + "\n" + t("link_partners" if s.guest_seat == 2 else "link_opponents")
             if lk.peer_pos is not None:  # the host's game is under way: its record gives the seat (L-9)
                 text = text + "\n" + t("link_in_play") % (lk.peer_pos[0] + 1)
@@ -171,7 +173,8 @@ def host(app, uart=None):
     from pisti_core import linkproto as P
     p = app.prefs
     n = p["players"]
-    guest = 2 if p["game"] == "pisti" and n == 4 and p["partners"] else 1
+    g = GAMES.index(p["game"])
+    guest = 2 if n in TEAMS[g] and p["partners"] else 1
     levels = [None]
     k = 0
     for seat in range(1, n):
@@ -180,7 +183,8 @@ def host(app, uart=None):
         else:
             levels.append(p["seats"][k])
             k += 1
-    setup = P.Setup(p["game"], n, p["target"] if p["game"] == "pisti" else None, p["rated"], guest, levels,
+    target = p["target"] if p["target"] in TARGETS[g] else None  # (as Menus.start)
+    setup = P.Setup(p["game"], n, target, p["rated"], guest, levels,
                     p["timer"])  # T-3: the host's move timer, for both people (L-10)
     _lock(app, uart, P.HOST, setup)  # L-2: it offers ``setup`` when the guest says hello
 

@@ -12,7 +12,7 @@ mode), BACK the main menu.
 
 from pisti_app import gfx
 from pisti_app import keys as K
-from pisti_app.names import seat_name, side_name
+from pisti_app.names import side_name
 from pisti_app.results import Rows
 from pisti_app.strings import t
 
@@ -32,12 +32,12 @@ class MatchEnd(Rows):
         self.title_r.text = t("ok_rematch") if c else ""  # 64 px: the key line at the bottom
         win = m.winners()
         mine = 0 in win and not s.demo  # side 0 (Pişti) or seat 0: the person (a demo has none)
-        if len(win) > 1 or (s.game == "pisti" and m.totals[0] == m.totals[1]):
+        if len(win) > 1:
             head = t("shared_win")
         elif mine:
             head = t("you_won")
         else:
-            head = t("winner_is") % (side_name(s, win[0]) if s.game == "pisti" else seat_name(s, win[0]))
+            head = t("winner_is") % side_name(s, win[0])
         if c:
             self.cell(0, 1, head)
         else:
@@ -47,7 +47,7 @@ class MatchEnd(Rows):
         row = 2 if c else 3
         two = m.sides > 2  # two a row, a dot between them; else one a row, centred
         for i in range(m.sides):  # the name, then its total right-aligned
-            name = side_name(s, i) if s.game == "pisti" else seat_name(s, i)
+            name = side_name(s, i)
             r = row + (i // 2 if two else i)
             x = 68 * (i % 2) if two else 34
             self.cell(x, r, name)

@@ -14,11 +14,12 @@ back, New game starts (from any row), Host offers; BACK leaves. Settings are sav
 nvm when their menu closes (only if they changed).
 """
 
+from pisti_core import GAMES, PLAYERS, TARGETS, TEAMS
+
 from pisti_app.menu import Item, ListMenu
 from pisti_app.strings import t
 
 LEVELS = ("acemi", "kalfa", "usta")
-GAMES = ("pisti", "yedili")
 TIMERS = (30, 45, 60, 90, 120, 180, 240, 300)  # T-3 choices (PISTI_TIMER may set another)
 
 
@@ -67,23 +68,23 @@ class Menus:
         person takes a seat, the bots the others: in a Pişti 4p the People row
         says which)."""
         p = self.app.prefs
-        game = p["game"]
-        counts = (2, 4) if game == "pisti" else (2, 3, 4)
+        g = GAMES.index(p["game"])
+        counts = PLAYERS[g]
         if p["players"] not in counts:
-            p["players"] = 2
+            p["players"] = counts[0]
         # Mode second: on the first screen of both displays (T-1: rated or practice).
-        items = [Item("game", t("game"), (t("pisti"), t("yedili")), GAMES.index(game)),
+        items = [Item("game", t("game"), (t("pisti"), t("yedili")), g),
                  Item("mode", t("mode"), (t("rated"), t("practice")), 0 if p["rated"] else 1),
-                 Item("players", t("players"), tuple([str(n) for n in counts]),
-                      counts.index(p["players"]))]
-        if game == "pisti":
-            items.append(Item("target", t("target"), ("101", "151"), 0 if p["target"] == 101 else 1))
+                 Item("players", t("players"), tuple(map(str, counts)), counts.index(p["players"]))]
+        targets = TARGETS[g]
+        if len(targets) > 1:  # a choice of targets (P-2)
+            items.append(Item("target", t("target"), tuple(map(str, targets)), targets.index(p["target"])))
         names = level_names()
         seats = p["seats"]
         bots = p["players"] - 1
         if link:
             bots -= 1
-            if p["players"] == 4 and game == "pisti":  # partners: seats 0 and 2 (pisti_app.linkmenu.host)
+            if p["players"] in TEAMS[g]:  # partners: seats 0 and 2 (pisti_app.linkmenu.host)
                 items.append(Item("link_seats", t("link_seats"), (t("link_partners_v"), t("link_opponents_v")),
                                   0 if p["partners"] else 1))
         if bots == 1 and not link:
@@ -234,8 +235,9 @@ class Menus:
         """Start the game set up in the new game menu."""
         p = self.app.prefs
         levels = [None] + [p["seats"][i] for i in range(p["players"] - 1)]
+        target = p["target"]  # (a game without that target: its own, the Match's default)
         self.app.later(self.app.start_game, p["game"], p["players"], levels,
-                       p["target"] if p["game"] == "pisti" else None, p["rated"])
+                       target if target in TARGETS[GAMES.index(p["game"])] else None, p["rated"])
 
     def menu_change(self, menu, it):
         """A value row changed."""
@@ -248,7 +250,7 @@ class Menus:
             elif k == "players":
                 p["players"] = int(it.value)
             elif k == "target":
-                p["target"] = 101 if it.index == 0 else 151
+                p["target"] = int(it.value)
             elif k == "level":
                 p["seats"] = [LEVELS[it.index]] * 3
             elif k.startswith("seat"):

@@ -37,7 +37,7 @@ def seat_name(session, seat):
 def side_name(session, side):
     """A Pişti side in partnerships ('Us' / 'Them'; in a demo 'Team 1' /
     'Team 2'), otherwise the seat."""
-    if session.game == "pisti" and session.players == 4:
+    if session.match.sides < session.players:  # partners (P-1)
         if session.demo:
             return t("team_n") % (side + 1)
         return t("us") if side == 0 else t("them")
@@ -49,6 +49,6 @@ def bar_name(session, side):
     in a demo 'B1' to 'B4' (Pişti in teams '1+3', '2+4'), else :func:`side_name`."""
     if not session.demo:
         return side_name(session, side)
-    if session.game == "pisti" and session.players == 4:
+    if session.match.sides < session.players:  # partners (P-1)
         return "%d+%d" % (side + 1, side + 3)
     return t("bot_short") % (side + 1)

@@ -18,6 +18,8 @@ A 15- or 17-byte blob (an older save, without the bracketed bytes) reads
 with their defaults. A blob that does not read is ignored (the defaults stay).
 """
 
+from pisti_core import GAMES, PLAYERS, TARGETS
+
 from pisti_app.util import const
 
 _MAGIC = const(0x53)
@@ -34,8 +36,8 @@ def defaults(lang="en"):
     game menu never starts a timed, ranked game by surprise."""
     from pisti_core.table import TIMER_DEFAULT
     return {"lang": lang, "sound": True, "speed": 1, "timer": TIMER_DEFAULT, "undo": False,
-            "game": "pisti", "players": 2, "target": 151, "seats": ["kalfa", "kalfa", "kalfa"],
-            "rated": False, "sleep": 1, "bright": 2, "partners": True}
+            "game": GAMES[0], "players": PLAYERS[0][0], "target": TARGETS[0][-1],  # Pişti for two, its default target
+            "seats": ["kalfa", "kalfa", "kalfa"], "rated": False, "sleep": 1, "bright": 2, "partners": True}
 
 
 def pack(p):
@@ -43,7 +45,7 @@ def pack(p):
     t = p["timer"]
     out = bytearray((_MAGIC, _VERSION, 1 if p["lang"] == "tr" else 0, 1 if p["sound"] else 0,
                      p["speed"], t >> 8, t & 255, 1 if p["undo"] else 0,
-                     1 if p["game"] == "yedili" else 0, p["players"], p["target"]))
+                     GAMES.index(p["game"]), p["players"], p["target"]))
     for lv in p["seats"]:
         out.append(SEAT_LEVELS.index(lv))
     out.append(1 if p["rated"] else 0)
@@ -63,10 +65,10 @@ def unpack(data, p):
     sleep, bright = (data[15], data[16]) if n > _OLD_LEN else (1, 2)
     partners = data[17] if n == _LEN else 1
     timer = data[5] << 8 | data[6]
-    game = "yedili" if data[8] else "pisti"
+    g = data[8]
     ok = (data[2] < 2 and data[3] < 2 and data[4] < 4 and TIMER_MIN <= timer <= TIMER_MAX
-          and data[7] < 2 and data[8] < 2 and data[14] < 2
-          and data[9] in ((2, 4) if game == "pisti" else (2, 3, 4)) and data[10] in (101, 151)
+          and data[7] < 2 and g < len(GAMES) and data[14] < 2
+          and data[9] in PLAYERS[g] and data[10] in TARGETS[0]  # (the target row: Pişti's, P-2)
           and data[11] < 3 and data[12] < 3 and data[13] < 3 and sleep < 5 and bright < 3 and partners < 2)
     if not ok:
         return False
@@ -75,7 +77,7 @@ def unpack(data, p):
     p["speed"] = data[4]
     p["timer"] = timer
     p["undo"] = bool(data[7])
-    p["game"] = game
+    p["game"] = GAMES[g]
     p["players"] = data[9]
     p["target"] = data[10]
     p["seats"] = [SEAT_LEVELS[data[11]], SEAT_LEVELS[data[12]], SEAT_LEVELS[data[13]]]

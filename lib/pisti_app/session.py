@@ -33,6 +33,7 @@ Jack naming a suit, draw, pass, a Muamele pick: all below 255). The byte
 person's previous decision (practice games, by replaying the record).
 """
 
+from pisti_core import GAMES
 from pisti_core.match import Match, new_hand
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")  # a bot's level byte: its index here
@@ -171,7 +172,7 @@ class GameSession:
         """The save header of the hand in play (see the module docstring)."""
         m = self.match
         li = self.link_info if self.linked else None
-        out = bytearray((MAGIC, VERSION, (1 if m.game == "yedili" else 0) | (2 if self.rated else 0)
+        out = bytearray((MAGIC, VERSION, GAMES.index(m.game) | (2 if self.rated else 0)
                          | (4 if li else 0), m.players, m.target, m.first_dealer))
         n = self.hands_done
         out.append(n >> 8)

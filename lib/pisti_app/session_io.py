@@ -11,7 +11,9 @@ offsets and lengths a reader needs are here: :data:`FIXED`,
 Continue), and unloaded by :func:`restore` once it has read one.
 """
 
-from pisti_core.match import Match, decks_for
+from pisti_core import GAMES
+from pisti_core.cards import decks
+from pisti_core.match import Match
 
 from pisti_app.session import HUMAN, LEVELS, MAGIC, UNDO, VERSION, GameSession
 from pisti_app.util import const
@@ -23,7 +25,7 @@ _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its 
 
 def deck_len(game, players):
     """The header's deck bytes for ``game`` with ``players``: 52 card ids a deck."""
-    return 52 * (decks_for(players) if game == "yedili" else 1)
+    return 52 * decks(game, players)
 
 
 def from_bytes(data, below=None):
@@ -57,20 +59,18 @@ def _read(header, actions, below):
         raise ValueError("saved game version %d is not supported" % d[1])
     if d[2] > 7:
         raise ValueError("saved game has unknown flags")
-    game = "yedili" if d[2] & 1 else "pisti"
+    game = GAMES[d[2] & 1]
     players = d[3]
-    if players < 2 or players > 4:
-        raise ValueError("saved game has %d players" % players)
-    sides = 2 if game == "pisti" else players
+    if below is None:  # (ValueError for a player count, target or dealer the game has not)
+        m = Match(game, players, d[4], d[5])
+    else:
+        m = Match(game, players, d[4], d[5], below=below)
+    sides = m.sides
     size = deck_len(game, players)
     p = FIXED + players + 2 * sides
     link = _LINK if d[2] & 4 else 0
     if len(d) != p + size + link:
         raise ValueError("saved game header is %d bytes, expected %d" % (len(d), p + size + link))
-    if below is None:
-        m = Match(game, players, d[4], d[5])
-    else:
-        m = Match(game, players, d[4], d[5], below=below)
     done = d[6] << 8 | d[7]
     levels = []
     for i in range(FIXED, FIXED + players):

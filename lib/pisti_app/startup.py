@@ -30,6 +30,8 @@ costs nothing).
 
 import os
 
+from pisti_core import GAMES, PLAYERS, TARGETS
+
 SETTINGS_FILE = "/settings.toml"  # where CircuitPython's os.getenv reads them
 _LINE = 25  # small characters on the message line
 _LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
@@ -114,14 +116,14 @@ class Reader:
 def parse_start(text):
     """``"pisti:2:usta"`` -> (game, players, levels per seat); ValueError if bad."""
     parts = text.split(":")
-    if len(parts) != 3 or parts[0] not in ("pisti", "yedili"):
+    if len(parts) != 3 or parts[0] not in GAMES:
         raise ValueError("PISTI_START %r is not like 'pisti:2:usta' or 'yedili:4:kalfa'" % text)
     game = parts[0]
     try:
         players = int(parts[1])
     except ValueError:
         raise ValueError("PISTI_START %r: the player count is not a number" % text)
-    ok = (2, 4) if game == "pisti" else (2, 3, 4)
+    ok = PLAYERS[GAMES.index(game)]
     if players not in ok:
         raise ValueError("PISTI_START %r: %s is for %s players" % (
             text, game, " or ".join([str(n) for n in ok])))
@@ -148,9 +150,10 @@ def boot_settings(rd):
         except ValueError as e:
             rd.note("PISTI_START", start, str(e))
             start = None
-    target = rd.num("PISTI_TARGET", None, lambda v: v in (101, 151), "101 or 151, P-2")
-    if start is None or start[0] != "pisti":
-        target = None
+    # Pişti's targets (P-2): Pis Yedili has one (Y-16)
+    target = rd.num("PISTI_TARGET", None, lambda v: v in TARGETS[0], " or ".join(map(str, TARGETS[0])) + ", P-2")
+    if start is None or target not in TARGETS[GAMES.index(start[0])]:
+        target = None  # (a game without that target: its own, the Match's default)
     rated = rd.num("PISTI_RATED", 0, lambda v: v in (0, 1), "0 practice or 1 rated, T-1") == 1
     lang = rd.text("PISTI_LANG")
     if lang is not None and lang not in ("en", "tr"):

@@ -24,6 +24,8 @@ between the two replays a finished hand whose count is already in, and it
 is not counted twice.
 """
 
+from pisti_core import GAMES
+
 from pisti_app.util import const
 
 _MAGIC = const(0x5A)
@@ -105,7 +107,7 @@ def count(app, s, left=False):
         return
     sv = app.saves
     b = load(sv)[0]
-    g = 1 if s.game == "yedili" else 0
+    g = GAMES.index(s.game)
     if not left:
         from pisti_core.crc import crc16
         h = s.last

@@ -11,6 +11,8 @@ the matches and hands played and won, the piştis and Jack piştis made
 (:mod:`pisti_app.stats`). Imported only while those pages are built.
 """
 
+from pisti_core import GAMES
+
 from pisti_app.strings import t
 
 
@@ -29,5 +31,5 @@ def pages(app):
             text = t("stats_lines") % (r[0], r[1], r[2], r[3], r[6], r[7])
             if not g:
                 text += "\n" + t("stats_pistis") % (r[4], r[5])
-        out.append((t("stats"), t("yedili" if g else "pisti") + "\n" + text))
+        out.append((t("stats"), t(GAMES[g]) + "\n" + text))
     return out

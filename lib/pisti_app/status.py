@@ -89,11 +89,12 @@ STATS = ("matches", "won", "hands", "hands_won", "pistis", "jack_pistis", "strea
 def stats_dict(app):
     """The statistics (:mod:`pisti_app.stats`) as ``{'pisti': {name: n}, 'yedili':
     {...}}`` (Pis Yedili has no piştis)."""
+    from pisti_core import GAMES
+
     from pisti_app import stats
     b = stats.load(app.saves)[0]
     app.forget("pisti_app.stats")
     out = {}
     for g in (0, 1):
-        out["yedili" if g else "pisti"] = {STATS[i]: stats.get(b, g, i) for i in range(8)
-                                           if not (g and i in (4, 5))}
+        out[GAMES[g]] = {STATS[i]: stats.get(b, g, i) for i in range(8) if not (g and i in (4, 5))}
     return out

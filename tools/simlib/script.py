@@ -20,13 +20,12 @@ console however slowly it starts.
 
 import re
 
+from pisti_core import GAMES, PLAYERS
 from pisti_core.bots import LEVELS, REFERENCE
 
 from tools.shims import BOARDS_DIR
 from tools import settingstoml
 
-#: Games and the player counts they allow (RULES.md P-1, Y-1).
-GAMES = {"pisti": (2, 4), "yedili": (2, 3, 4)}
 PROFILES = ("pico", "featherwing")
 MAX_REPEAT = 1000
 MAX_HOLD_MS = 60000
@@ -126,10 +125,11 @@ def parse_start(text):
     game, players, level = (p.strip().lower() for p in parts)
     if game not in GAMES:
         raise UsageError("--start %r: game must be pisti or yedili" % text)
-    if not players.isdigit() or int(players) not in GAMES[game]:
+    ok = PLAYERS[GAMES.index(game)]  # (P-1, Y-1)
+    if not players.isdigit() or int(players) not in ok:
         raise UsageError(
             "--start %r: %s is played by %s players"
-            % (text, game, " or ".join(str(n) for n in GAMES[game]))
+            % (text, game, " or ".join(str(n) for n in ok))
         )
     levels = [lv.strip() for lv in level.split(",")]
     if len(levels) not in (1, int(players) - 1):
