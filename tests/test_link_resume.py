@@ -222,7 +222,8 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, monkey
     # Left (practice: kept to Continue): the main menu in place, Continue on it
     app = r.d.app
     assert app.linked_boot
-    app.play.leave()
+    from pisti_app import leaving
+    leaving.leave(app.play)
     r.until(lambda st: st["screen"] == "menu", 200)
     assert not app.restart and r.d.app.status()["menu"][0] == "continue"
     # With nothing kept, the main menu after a link game comes by a restart (its screen stays until then)

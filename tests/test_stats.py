@@ -164,7 +164,8 @@ def test_a_practice_match_left_to_continue_counts_its_hands_only(device):
     d.app.start_game("pisti", 2, [None, "acemi"], 151, False)
     d.app.bots[0] = First()
     until(d, screen("hand_end"))
-    d.app.play.leave()
+    from pisti_app import leaving
+    leaving.leave(d.app.play)
     r = d.status()["stats"]["pisti"]
     assert (r["matches"], r["hands"]) == (0, 1)
 
@@ -250,7 +251,8 @@ def _image_with(device, stats_blob):
     d.press("A")
     play_match(d, "pisti", 2, (None, "acemi"), 101, True, [100, 0])
     d.app.start_game("pisti", 2, [None, "kalfa"], 151, False)
-    d.app.play.leave()  # kept to Continue
+    from pisti_app import leaving
+    leaving.leave(d.app.play)  # kept to Continue
     st = d.status()
     assert st["rankings"] and d.app.kept is not None
     d.app.saves.store.put_stats(stats_blob)

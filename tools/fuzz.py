@@ -647,7 +647,7 @@ def _hook(fuzzer, session):
         return out
 
     cls.refresh = refresh
-    from pisti_app import app as app_mod, play, saves
+    from pisti_app import app as app_mod, leaving, saves
 
     ch = fuzzer.chain
     ch.writing = None
@@ -705,14 +705,14 @@ def _hook(fuzzer, session):
             fuzzer.on_resume(app)
 
     app_mod.App.continue_game = continue_game
-    leave = play.Play.leave
+    leave = leaving.leave
 
     def leave_game(match):
         if not match.session.rated:
             ch.last = position(match.app)  # what Continue must bring back (keys of this tick included)
         leave(match)
 
-    play.Play.leave = leave_game
+    leaving.leave = leave_game
 
 
 def reproduce_text(fault, nvm="fuzz.nvm"):

@@ -83,9 +83,10 @@ CALIBRATE = ("adafruit_ticks", "adafruit_displayio_ssd1306",
              "pisti_core.nvlog", "pisti_app.str_en", "pisti_app.str_tr",
              # today's app, in the order a Pis Yedili game loads it
              "pisti_app.util", "pisti_app.strings", "fonts", "pisti_app.gfx", "pisti_app.keys",
-             "pisti_app.screen", "pisti_app.sound", "pisti_app.movetimer", "pisti_app.games",
+             "pisti_app.screen", "pisti_app.sound", "pisti_app.board", "pisti_app.records",
              "pisti_app.app", "pisti_app.menu", "pisti_app.menus", "pisti_app.saves",
-             "pisti_app.session", "pisti_app.sprites", "pisti_app.table", "pisti_app.yedili_parts",
+             "pisti_app.play", "pisti_app.movetimer", "pisti_app.session", "pisti_app.sprites", "pisti_app.table",
+             "pisti_app.yedili_parts",
              "pisti_app.yedili_table", "pisti_core.yedili_obs", "pisti_core.bots.yedili_bots",
              "pisti_core.bots.yedili_heur", "pisti_app.results", "pisti_app.results_yedili",
              # link play's, in the order a link game loads them

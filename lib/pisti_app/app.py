@@ -40,26 +40,24 @@ class App:
     """The console application on hardware ``hw`` (see :mod:`pisti_app.hw`)."""
 
     demos = 0  # demos started since boot: the next one's game (pisti_app.demo.MODES)
-    # The menus' scene: the modules only the menus use, released at a table (one string: on the
-    # board a long name in a tuple would be a heap string of its own).
-    NEEDS = "pisti_app.menus pisti_app.menu pisti_app.info pisti_app.confirm pisti_app.wrap pisti_app.splash"
+    # The menus' scene: the modules only they use, released at a table (one string: see pisti_app.play).
+    NEEDS = ("pisti_app.menus pisti_app.menu pisti_app.info pisti_app.confirm pisti_app.wrap pisti_app.splash "
+             "pisti_app.leaving")
     forget = staticmethod(forget)  # unload modules no longer used (pisti_app.util.forget)
 
     def __init__(self, hw, resume=False):
         self.now = supervisor.ticks_ms()
         hw = self.hw = Board(hw, self.now)  # (hw's own module is unloaded once the app runs)
-        self.display = hw.display
-        self.width = hw.width
-        self.height = hw.height
+        self.display, self.width, self.height = hw.display, hw.width, hw.height
         self.input = Input(hw.keys, hw.key_names)
         strings.set_buttons(self.input.three)  # key help for this board's buttons
         self.sound = Sound(hw.buzzer)
         self.outside_bots = {}  # seat -> bot or factory: see seat_bot()
         self.play = None  # type: pisti_app.play.Play | None  # the match in play (or a link game's set-up)
-        self.resumed = False  # this boot went back into the kept game (pisti_app.play.resume_kept)
+        self.resumed = False  # this boot went back into the kept game (pisti_app.begin.resume_kept)
         self.restart = False  # run() restarts the board into the saved game (a link game's start)
         self.linked_boot = False  # a link game was played since this boot
-        self.kept = None  # a game left to Continue (pisti_app.saves.Kept), saved in nvm
+        self.kept = None  # a game left to Continue (pisti_app.records.Kept), saved in nvm
         self.refreshes = 0  # display refreshes since boot
         self.dirty = True  # the display is refreshed at the end of the tick
         self._blank = displayio.Group()  # shown while one screen is replaced by another
@@ -251,15 +249,17 @@ class App:
         self.show(self.menus.main())
 
     def start_game(self, game, players, levels, target=None, rated=False):
-        """A new match (:func:`pisti_app.play.start_game`)."""
-        from pisti_app.play import start_game
+        """A new match (:func:`pisti_app.begin.start_game`)."""
+        from pisti_app.begin import start_game
         start_game(self, game, players, levels, target, rated)
+        forget("pisti_app.begin")
 
     def continue_game(self, boot=False):
-        """Back to the game kept (:func:`pisti_app.play.continue_game`); at
-        ``boot``, :func:`pisti_app.play.resume_kept`."""
-        from pisti_app import play
-        (play.resume_kept if boot else play.continue_game)(self)
+        """Back to the game kept (:func:`pisti_app.begin.continue_game`); at
+        ``boot``, :func:`pisti_app.begin.resume_kept`."""
+        from pisti_app import begin
+        (begin.resume_kept if boot else begin.continue_game)(self)
+        forget("pisti_app.begin")
 
     def seat_bot(self, seat, bot):
         """The outside-bot hook: ``bot`` (with ``choose(obs)``, or a factory

@@ -200,7 +200,7 @@ def join(app, uart=None):
 
 def start_link_game(app):
     """Both joined, the first hand dealt by the link (L-3): sit down."""
-    from pisti_app import play as P
+    from pisti_app import begin as P
     from pisti_app import remote
     from pisti_app.session import GameSession
     from pisti_core.match import Match
@@ -242,4 +242,4 @@ def start_link_game(app):
         from pisti_app import pisti_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
     from pisti_app import stats  # noqa: F401 (compiled now and kept: see Play.count)
     p.begin(sess)
-    forget("pisti_app.linkmenu")  # (the game needs none of it: the heap of a link table is tight)
+    forget("pisti_app.linkmenu", "pisti_app.begin")  # (the game needs none of it: the heap of a link table is tight)

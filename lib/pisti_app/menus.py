@@ -180,9 +180,11 @@ class Menus:
                 from pisti_app import info
                 app.push(info.Scores(app))
             elif k == "leave":
-                app.play.leave()
+                from pisti_app import leaving
+                leaving.leave(app.play)
             elif k == "undo":
-                if not app.play.undo():
+                from pisti_app import leaving
+                if not leaving.undo(app.play):
                     app.pop()
                     app.screen.say(t("nothing_to_undo"), 1500)
         elif n == "rules":

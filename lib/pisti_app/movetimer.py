@@ -11,7 +11,7 @@ act at the table, the game menu and the rules read from it included (that
 menu is no pause), from the moment the last bot play has been shown; not on
 end-of-hand screens. It shows its unit ("45s", "45sn"). In the last 10
 seconds the number blinks and a short beep sounds each second.
-When it reaches zero the person has left the table (T-4): ``Play.time_out()``.
+When it reaches zero the person has left the table (T-4): ``pisti_app.leaving.time_out``.
 In a rated link game (L-10) the host's timer counts for each person and
 both consoles show it: the other person's countdown too (without the
 beeps), stopped at 0 until that console says its person left.
@@ -84,7 +84,8 @@ class MoveTimer:
             ms = 0  # the other console says when its person's time is up (T-4 there)
         elif ms <= 0:
             self._stop(None)
-            play.time_out()
+            from pisti_app import leaving
+            leaving.time_out(play)
             return
         left = (ms + 999) // 1000
         self.left = left

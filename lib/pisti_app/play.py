@@ -33,12 +33,11 @@ other console's decision (or None while it has not come).
   match then the ranking, then the saved game ends.
 """
 
-import gc
 import random
 
 import supervisor
 
-from pisti_app import strings, util
+from pisti_app import util
 from pisti_app.util import const, forget, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
@@ -55,7 +54,7 @@ class Play:
 
     # The modules a match loads: released when it ends (one string, split
     # when used: on the board a long name in a tuple is a heap string of its own).
-    NEEDS = ("pisti_app.play pisti_app.match_end pisti_app.results pisti_app.pisti_table "
+    NEEDS = ("pisti_app.play pisti_app.leaving pisti_app.match_end pisti_app.results pisti_app.pisti_table "
              "pisti_app.yedili_table pisti_app.yedili_parts pisti_app.table pisti_app.sprites "
              "pisti_core.bots.pisti_end pisti_core.bots.pisti_bots "
              "pisti_core.bots.yedili_bots pisti_core.bots.yedili_heur pisti_core.bots "
@@ -331,65 +330,11 @@ class Play:
             from pisti_app import linkends
             linkends.close(self)
 
-    # -- leaving -----------------------------------------------------------------
-    def pause(self):
-        """The pause menu over the table; in a link game, the question to leave
-        it (the link's code leaves no room to compile the menus there):
-        rated, with its cost (T-4); practice, kept to Continue."""
-        app = self.app
-        if self.link is not None:
-            if self.session.rated:
-                self.leave()
-            else:
-                t = strings.t
-                app.ask(t("link_play"), t("link_leave_q"), self.leave, t("keys_leave"), app.pop)
-            return
-        app.push(app.menus.pause())
-
-    def leave(self):
-        """Exit from the pause menu: a practice game stays to Continue; a
-        rated one is left (T-4) once the person confirms the cost."""
-        s = self.session
-        app = self.app
-        t = strings.t
-        if s.rated:
-            app.ask(t("leave_q"), t("exit_leaves") + "\n" + app.records.leave_cost(s)[1],
-                    self.leave_rated, t("keys_leave"), app.pop)
-            return
-        self.flush()
-        from pisti_app.saves import Kept
-        app.kept = Kept(s)  # the game itself is in the saves
-        self.close()
-
     def leave_rated(self):
         """Leave the rated game in play now: ranked per T-4, then the menu."""
         self.flush()
         leave_rated(self.app, self.session)
         self.close()
-
-    def time_out(self):
-        """T-3: the move timer ran out, which is leaving (T-4)."""
-        app = self.app
-        t = strings.t
-        cost = app.records.leave_cost(self.session)[1]
-        self.leave_rated()
-        app.sound.play("lose", app.now)
-        app.ask(t("time_up"), t("time_left") + "\n" + cost, app.main_menu, t("keys_ok"))
-
-    def undo(self):
-        """Practice with undo on (T-1): back to the person's previous
-        decision, replaying the hand's record; False if there is none."""
-        from pisti_app.session import UNDO, undo_point
-        s = self.session
-        if s.rated or not self.app.prefs["undo"]:
-            return False
-        self.flush()
-        if s.hand is None or undo_point(s.hand) < 0:
-            return False
-        self.saves.add(bytes((UNDO,)))  # saved first, as every action
-        s.undo()
-        self.show_table()
-        return True
 
     def count(self, s, left=False):
         """The statistics (:mod:`pisti_app.stats`, loaded for this only) of
@@ -439,84 +384,3 @@ def rank(app, s, outcome):
     r.stamp = s.number
     app.saves.write_ranking(r)
     app.records.drop_rankings()
-
-
-def replace_kept(app):
-    """A new game (a link game too) takes the place of the game kept to
-    Continue: a rated one is left (T-4; the menus asked first)."""
-    kept = app.kept
-    if kept is not None:
-        if kept.rated:
-            leave_rated(app, kept)
-        app.kept = None
-
-
-def number(app, rated):
-    """A new game's number: a rated one's is the ranking's stamp + 1 (T-2)."""
-    if not rated:
-        return 0
-    n = (app.rankings.stamp + 1) & 0xFFFF
-    app.records.drop_rankings()  # read again at the match's end
-    return n
-
-
-# -- sitting down ------------------------------------------------------------------
-def start_game(app, game, players, levels, target=None, rated=False):
-    """A new match: the person at seat 0, bots at ``levels[1:]``. A rated
-    game kept to Continue is left (T-4; the menus asked first)."""
-    app.release()  # the menus go before the game comes
-    app.drop_menus()
-    app.play = None
-    replace_kept(app)
-    gc.collect()
-    from pisti_app.session import GameSession
-    n = number(app, rated)
-    sit(app, GameSession.new(game, players, levels, target, app.below, rated, n))
-
-
-def sit(app, session, saved=False, link=None):
-    """Sit down at ``session`` (:meth:`Play.begin`); ``link``: a link game's
-    :class:`pisti_app.remote.LinkPlay`."""
-    p = Play(app)
-    p.link = link
-    p.begin(session, saved)
-
-
-def continue_game(app):
-    """Back to the game kept (left in practice, or cut off by power loss)."""
-    app.kept = None
-    app.release()
-    app.drop_menus()
-    app.play = Play(app)  # (the main menu, if it comes instead, releases the game's code)
-    s = app.saves.kept(app.below, app.rankings.stamp)
-    if s is None:  # cannot happen: the saves were read at boot
-        app.main_menu()
-        return
-    app.records.drop_rankings()  # read again at the match's end (as a new game's: start_game)
-    if s.game == "yedili":  # the largest module first, while the heap is in the fewest pieces
-        from pisti_app import yedili_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
-    else:
-        from pisti_app import pisti_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
-    link = None
-    if s.linked:  # L-9: a power cut is not leaving; the link is opened again
-        app.linked_boot = True
-        if not util.restarts():  # (kept: see Play.count; a board's restarted heap compiles it at a hand's end)
-            from pisti_app import stats  # noqa: F401 (compiled now and kept: see Play.count)
-        from pisti_app import relink
-        link = relink.resume(app, s)
-        forget("pisti_app.relink")
-        if link is None:
-            return
-    sit(app, s, True, link)
-
-
-def resume_kept(app):
-    """At boot: back into the kept game (T-6); out of memory even so,
-    :func:`pisti_app.oom.resume_failed`."""
-    kept = app.kept
-    app.resumed = True  # (once a boot)
-    try:
-        continue_game(app)
-    except MemoryError as e:
-        from pisti_app.oom import resume_failed
-        resume_failed(app, e, kept)

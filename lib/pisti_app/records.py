@@ -7,7 +7,8 @@
 What the console keeps, as the app holds it: the saves
 (:class:`pisti_app.saves.Saves` on the nvm, T-6) opened when needed and
 closed at the menus, the ranking (T-2) read from them when needed, and
-what leaving a rated game would cost (T-4).
+what leaving a rated game would cost (T-4); and what the menus know of the
+game kept to Continue (:class:`Kept`).
 """
 
 from pisti_app import strings
@@ -64,3 +65,19 @@ class Records:
         if self.ranking is None:
             forget("pisti_core.table")  # loaded for this only
         return out, strings.t("cost_" + branch)
+
+
+class Kept:
+    """What the menus need of the game kept to Continue (the game itself
+    stays in the saves, T-6, and is restored from them on Continue): its
+    game, players, levels, rated or not and number, totals, hands done."""
+
+    def __init__(self, s):
+        self.game = s.game
+        self.players = s.players
+        self.levels = s.levels
+        self.rated = s.rated
+        self.number = s.number
+        self.totals = list(s.totals)
+        self.hands_done = s.hands_done
+        self.linked = s.linked

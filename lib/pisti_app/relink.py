@@ -52,7 +52,7 @@ def resume(app, session, uart=None):
             uart = open_uart()
         except (ValueError, ImportError, AttributeError) as e:
             from pisti_app.remote import LinkPlay
-            from pisti_app.saves import Kept
+            from pisti_app.records import Kept
             app.kept = Kept(session)
             release(LinkPlay)
             app.main_menu()

@@ -43,22 +43,6 @@ def default_prefs():
     return _prefs().defaults()
 
 
-class Kept:
-    """What the menus need of the game kept to Continue (the game itself
-    stays in the saves, T-6, and is restored from them on Continue): its
-    game, players, levels, rated or not and number, totals, hands done."""
-
-    def __init__(self, s):
-        self.game = s.game
-        self.players = s.players
-        self.levels = s.levels
-        self.rated = s.rated
-        self.number = s.number
-        self.totals = list(s.totals)
-        self.hands_done = s.hands_done
-        self.linked = s.linked
-
-
 class Saves:
     """The console's saves on ``nvm`` (``microcontroller.nvm`` or a bytearray).
 

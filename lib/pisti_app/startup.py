@@ -252,7 +252,7 @@ def init(app, hw):
     before = loaded()
     kept = app.saves.kept(app.below, stamp)  # (the game's code, loaded to read it, goes again)
     if kept is not None:
-        from pisti_app.saves import Kept
+        from pisti_app.records import Kept
         kept = Kept(kept)
     app.kept = kept
     release_since(before)

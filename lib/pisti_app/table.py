@@ -310,7 +310,8 @@ class TableBase(Screen):
 
     def key(self, code):
         if code == K.MENU or code == K.BACK:
-            self.play.pause()
+            from pisti_app import leaving
+            leaving.pause(self.play)
 
     def resume(self):
         self.sync()

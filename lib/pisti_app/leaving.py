@@ -1,0 +1,71 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.leaving`
+===================
+
+The person's ways out of the table of the match in play ``play``
+(:class:`pisti_app.play.Play`), loaded when one is taken: the pause menu
+(in a link game the question to leave), Exit (a practice game kept to
+Continue; a rated one left at T-4's cost once the person confirms it), the
+move timer running out (T-3: leaving), and undo in practice (T-1).
+"""
+
+from pisti_app import strings
+
+
+def pause(play):
+    """The pause menu over the table; in a link game, the question to leave
+    it (the link's code leaves no room to compile the menus there):
+    rated, with its cost (T-4); practice, kept to Continue."""
+    app = play.app
+    if play.link is not None:
+        if play.session.rated:
+            leave(play)
+        else:
+            t = strings.t
+            app.ask(t("link_play"), t("link_leave_q"), lambda: leave(play), t("keys_leave"), app.pop)
+        return
+    app.push(app.menus.pause())
+
+
+def leave(play):
+    """Exit from the pause menu: a practice game stays to Continue; a
+    rated one is left (T-4) once the person confirms the cost."""
+    s = play.session
+    app = play.app
+    t = strings.t
+    if s.rated:
+        app.ask(t("leave_q"), t("exit_leaves") + "\n" + app.records.leave_cost(s)[1],
+                play.leave_rated, t("keys_leave"), app.pop)
+        return
+    play.flush()
+    from pisti_app.records import Kept
+    app.kept = Kept(s)  # the game itself is in the saves
+    play.close()
+
+
+def time_out(play):
+    """T-3: the move timer ran out, which is leaving (T-4)."""
+    app = play.app
+    t = strings.t
+    cost = app.records.leave_cost(play.session)[1]
+    play.leave_rated()
+    app.sound.play("lose", app.now)
+    app.ask(t("time_up"), t("time_left") + "\n" + cost, app.main_menu, t("keys_ok"))
+
+
+def undo(play):
+    """Practice with undo on (T-1): back to the person's previous
+    decision, replaying the hand's record; False if there is none."""
+    from pisti_app.session import UNDO, undo_point
+    s = play.session
+    if s.rated or not play.app.prefs["undo"]:
+        return False
+    play.flush()
+    if s.hand is None or undo_point(s.hand) < 0:
+        return False
+    play.saves.add(bytes((UNDO,)))  # saved first, as every action
+    s.undo()
+    play.show_table()
+    return True
