@@ -258,8 +258,8 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, monkeypatc
     the board each hand's end unloads the bots' observation code."""
     from pisti_app.remote import LinkPlay
     from pisti_app.session import GameSession
-    from pisti_app.play import Play
     d = device()
+    from pisti_app.play import Play
     forgotten = forgets(monkeypatch)
     d.first_frame()
     def clock():

@@ -22,7 +22,7 @@ WRAPPER = '''
 import sys
 sys.path.append("lib")
 import pisti_app
-from pisti_app import app as app_mod, play
+from pisti_app import app as app_mod, begin, play
 WHERE = %r
 done = []
 if WHERE == "bot":
@@ -40,13 +40,13 @@ if WHERE == "bot":
     play.Play.sit = _make_bots
 else:
     if WHERE == "resume":  # and then again on the way back into the saved game
-        _play = play.Play.begin
-        def begin(self, session, saved=False):
+        _sit = begin.sit
+        def sit(app, session, saved=False, link=None):
             if saved and len(done) == 1:
                 done.append(2)
                 raise MemoryError("injected resuming the game")
-            _play(self, session, saved)
-        play.Play.begin = begin
+            _sit(app, session, saved, link)
+        begin.sit = sit
     _push = app_mod.App.push
     def push(self, screen):
         if screen.name == "pause" and not done:

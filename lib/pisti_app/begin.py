@@ -52,11 +52,20 @@ def start_game(app, game, players, levels, target=None, rated=False):
 
 
 def sit(app, session, saved=False, link=None):
-    """Sit down at ``session`` (:meth:`Play.begin`); ``link``: a link game's
+    """Sit down at ``session`` (a GameSession with a hand in play) and show
+    its table; unless it is ``saved`` already, its hand is saved first (T-6:
+    the deal before it is shown). ``link``: a link game's
     :class:`pisti_app.remote.LinkPlay`."""
-    p = Play(app)
+    p = Play(app, session)
     p.link = link
-    p.begin(session, saved)
+    if not saved:
+        sv = p.saves
+        sv.start(session)
+        if session.hand.actions:
+            sv.add(session.hand.actions)
+    app.play = p
+    p.sit()
+    app.show(p.table())
 
 
 def continue_game(app):

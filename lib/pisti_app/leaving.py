@@ -67,5 +67,7 @@ def undo(play):
         return False
     play.saves.add(bytes((UNDO,)))  # saved first, as every action
     s.undo()
-    play.show_table()
+    app = play.app
+    app.release()
+    app.show(play.table())
     return True

@@ -152,13 +152,33 @@ def _key():
     return os.urandom(16)  # L-3: the hands' bytes come from it (T-6's secure source)
 
 
+class LinkSetup:
+    """The link while it is set up, no game yet: the App ticks it as it ticks
+    a match (:class:`pisti_app.play.Play`, whose code waits for the game)."""
+
+    NEEDS = "pisti_app.linkmenu"
+    session = None
+    timer = None
+
+    def __init__(self, app, link):
+        self.app = app
+        self.link = link
+        self.seats = [None, None, None, None]
+        self.queue = []
+        self.want_next = False
+        self.link_secs = -1
+
+    def tick(self, now):
+        """The link (:meth:`pisti_app.remote.LinkPlay.app_tick`)."""
+        if self.link is not None:
+            self.link.app_tick(self, now)
+
+
 def _lock(app, port, role, setup):
-    """The link's match (no game yet): the link set up, run every tick."""
-    from pisti_app.play import Play
+    """The link set up (no game yet), run every tick."""
     from pisti_app.remote import LinkPlay
     from pisti_core import linkgame as G
-    p = app.play = Play(app)
-    p.link = LinkPlay(G.Lockstep(port, role, FIRMWARE, app.now, setup, LEVELS, key=_key()))
+    app.play = LinkSetup(app, LinkPlay(G.Lockstep(port, role, FIRMWARE, app.now, setup, LEVELS, key=_key())))
     app.push(LinkWait(app))
 
 
@@ -241,5 +261,5 @@ def start_link_game(app):
     else:
         from pisti_app import pisti_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
     from pisti_app import stats  # noqa: F401 (compiled now and kept: see Play.count)
-    p.begin(sess)
+    P.sit(app, sess, False, link)
     forget("pisti_app.linkmenu", "pisti_app.begin")  # (the game needs none of it: the heap of a link table is tight)

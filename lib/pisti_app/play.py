@@ -86,20 +86,6 @@ class Play:
         sv = self._saves
         return self.app.saves if sv is None else sv
 
-    def begin(self, session, saved=False):
-        """Sit down at ``session`` (a GameSession with a hand in play) and
-        show its table; unless it is ``saved`` already, its hand is saved
-        first (T-6: the deal before it is shown)."""
-        self.session = session
-        if not saved:
-            sv = self.saves
-            sv.start(session)
-            if session.hand.actions:
-                sv.add(session.hand.actions)
-        self.app.play = self
-        self.sit()
-        self.app.show(self.table())
-
     # -- the seats ---------------------------------------------------------------
     def sit(self):
         """Seat every player of the session: bots at its levels, the outside
@@ -248,12 +234,6 @@ class Play:
             return PistiTable(self.app)
         from pisti_app.yedili_table import YediliTable
         return YediliTable(self.app)
-
-    def show_table(self):
-        """The session's table on the screen (the screens before it closed)."""
-        app = self.app
-        app.release()
-        app.show(self.table())
 
     # -- the hands' ends -----------------------------------------------------------
     def hand_over(self):

@@ -310,8 +310,11 @@ class TableBase(Screen):
 
     def key(self, code):
         if code == K.MENU or code == K.BACK:
-            from pisti_app import leaving
-            leaving.pause(self.play)
+            if self.play.link is None:
+                self.app.push(self.app.menus.pause())
+            else:  # (a link game: the question to leave, pisti_app.leaving.pause)
+                from pisti_app import leaving
+                leaving.pause(self.play)
 
     def resume(self):
         self.sync()
