@@ -41,8 +41,7 @@ class App:
 
     demos = 0  # demos started since boot: the next one's game (pisti_app.demo.MODES)
     # The menus' scene: the modules only they use, released at a table (one string: see pisti_app.play).
-    NEEDS = ("pisti_app.menus pisti_app.menu pisti_app.info pisti_app.confirm pisti_app.wrap pisti_app.splash "
-             "pisti_app.leaving")
+    NEEDS = "menus menu info confirm wrap splash leaving"
     forget = staticmethod(forget)  # unload modules no longer used (pisti_app.util.forget)
 
     def __init__(self, hw, resume=False):

@@ -6,12 +6,23 @@
 
 The person's ways out of the table of the match in play ``play``
 (:class:`pisti_app.play.Play`), loaded when one is taken: the pause menu
-(in a link game the question to leave), Exit (a practice game kept to
+(in a link game the question to leave), what leaving a rated game costs, Exit (a practice game kept to
 Continue; a rated one left at T-4's cost once the person confirms it), the
 move timer running out (T-3: leaving), and undo in practice (T-1).
 """
 
 from pisti_app import strings
+from pisti_app.util import forget
+
+
+def cost(app, s):
+    """T-4: (outcome, words) of leaving the rated game ``s`` now (a game in
+    play, or the one kept to Continue)."""
+    from pisti_core.table import leave_terms
+    out, branch = leave_terms(s)
+    if app.records.ranking is None:
+        forget("pisti_core.table")  # loaded for this only
+    return out, strings.t("cost_" + branch)
 
 
 def pause(play):
@@ -36,7 +47,7 @@ def leave(play):
     app = play.app
     t = strings.t
     if s.rated:
-        app.ask(t("leave_q"), t("exit_leaves") + "\n" + app.records.leave_cost(s)[1],
+        app.ask(t("leave_q"), t("exit_leaves") + "\n" + cost(app, s)[1],
                 play.leave_rated, t("keys_leave"), app.pop)
         return
     play.flush()
@@ -49,10 +60,10 @@ def time_out(play):
     """T-3: the move timer ran out, which is leaving (T-4)."""
     app = play.app
     t = strings.t
-    cost = app.records.leave_cost(play.session)[1]
+    words = cost(app, play.session)[1]
     play.leave_rated()
     app.sound.play("lose", app.now)
-    app.ask(t("time_up"), t("time_left") + "\n" + cost, app.main_menu, t("keys_ok"))
+    app.ask(t("time_up"), t("time_left") + "\n" + words, app.main_menu, t("keys_ok"))
 
 
 def undo(play):

@@ -67,7 +67,8 @@ def gone(link, play, left=False):
             app.ask(t("link_play"), why, app.pop, t("keys_ok"))
             return
     if s.rated:
-        cost = app.records.leave_cost(s)[1]
+        from pisti_app import leaving
+        cost = leaving.cost(app, s)[1]
         play.leave_rated()  # ranks (T-4), drops the link (close), main menu
         app.ask(t("link_play"), t("link_gone") + "\n" + cost, app.main_menu, t("keys_ok"))
         return

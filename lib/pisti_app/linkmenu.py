@@ -156,7 +156,7 @@ class LinkSetup:
     """The link while it is set up, no game yet: the App ticks it as it ticks
     a match (:class:`pisti_app.play.Play`, whose code waits for the game)."""
 
-    NEEDS = "pisti_app.linkmenu"
+    NEEDS = "linkmenu"
     session = None
     timer = None
 

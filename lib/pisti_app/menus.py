@@ -215,7 +215,8 @@ class Menus:
         app = self.app
         kept = app.kept
         if kept is not None:
-            text = t("new_leaves") + "\n" + app.records.leave_cost(kept)[1] if kept.rated else t("new_replaces")
+            from pisti_app import leaving
+            text = t("new_leaves") + "\n" + leaving.cost(app, kept)[1] if kept.rated else t("new_replaces")
             app.ask(t("new_q"), text, go, t("keys_new"), app.pop)
         else:
             go()

@@ -54,14 +54,10 @@ class Play:
 
     # The modules a match loads: released when it ends (one string, split
     # when used: on the board a long name in a tuple is a heap string of its own).
-    NEEDS = ("pisti_app.play pisti_app.leaving pisti_app.match_end pisti_app.results pisti_app.pisti_table "
-             "pisti_app.yedili_table pisti_app.yedili_parts pisti_app.table pisti_app.sprites "
-             "pisti_core.bots.pisti_end pisti_core.bots.pisti_bots "
-             "pisti_core.bots.yedili_bots pisti_core.bots.yedili_heur pisti_core.bots "
-             "pisti_core.pisti_obs pisti_core.yedili_obs pisti_core.yedili_text "
-             "pisti_core.pisti pisti_core.yedili pisti_core.record pisti_app.session "
-             "pisti_core.match pisti_core.cards pisti_app.movetimer "
-             "pisti_app.session_io pisti_app.wrap")
+    NEEDS = ("play leaving match_end results pisti_table yedili_table yedili_parts table sprites "
+             "core.bots.pisti_end core.bots.pisti_bots core.bots.yedili_bots core.bots.yedili_heur core.bots "
+             "core.pisti_obs core.yedili_obs core.yedili_text core.pisti core.yedili core.record session "
+             "core.match core.cards movetimer session_io wrap")
 
     if _CHECKING:  # the match's parts, for the checker
         session = getattr(object, "")  # type: pisti_app.session.GameSession
@@ -332,7 +328,8 @@ class Play:
 # -- what a match leaves in the records (T-2, T-4), also for a game kept -------------
 def leave_rated(app, s):
     """Record leaving the rated game ``s`` (T-4) and drop it from the saves."""
-    rank(app, s, app.records.leave_cost(s)[0])
+    from pisti_core.table import leave_terms
+    rank(app, s, leave_terms(s)[0])
     app.saves.end()
     count(app, s, True)
 

@@ -6,12 +6,10 @@
 
 What the console keeps, as the app holds it: the saves
 (:class:`pisti_app.saves.Saves` on the nvm, T-6) opened when needed and
-closed at the menus, the ranking (T-2) read from them when needed, and
-what leaving a rated game would cost (T-4); and what the menus know of the
-game kept to Continue (:class:`Kept`).
+closed at the menus, the ranking (T-2) read from them when needed; and
+what the menus know of the game kept to Continue (:class:`Kept`).
 """
 
-from pisti_app import strings
 from pisti_app.util import forget, release
 
 
@@ -58,13 +56,6 @@ class Records:
         self.open = None
         self.ranking = None
 
-    def leave_cost(self, s):
-        """T-4: (outcome, words) of leaving the rated game ``s`` now."""
-        from pisti_core.table import leave_terms
-        out, branch = leave_terms(s)
-        if self.ranking is None:
-            forget("pisti_core.table")  # loaded for this only
-        return out, strings.t("cost_" + branch)
 
 
 class Kept:

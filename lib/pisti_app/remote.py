@@ -43,9 +43,8 @@ class LinkPlay:
     (:class:`pisti_app.play.Play`), which runs it every tick (:meth:`app_tick`)."""
 
     # The modules a link game loads: released when it closes (pisti_app.linkends.close).
-    NEEDS = ("pisti_app.remote pisti_app.linkmenu pisti_app.linkends pisti_app.linkport pisti_core.linkgame "
-             "pisti_core.linkproto pisti_core.linkchan pisti_core.linkrx pisti_core.linkframe "
-             "pisti_core.linkrec pisti_app.stats")
+    NEEDS = ("remote linkmenu linkends linkport core.linkgame core.linkproto core.linkchan core.linkrx "
+             "core.linkframe core.linkrec stats")
 
     def __init__(self, lockstep):
         self.lock = lockstep

@@ -49,7 +49,7 @@ class Saves:
     ``state`` is the store's load result ('ok', 'recovered', 'reset') and
     ``notice`` one line about it ('' when there is nothing to say)."""
 
-    NEEDS = "pisti_app.saves pisti_core.nvlog pisti_core.table"  # released when the saves close
+    NEEDS = "saves core.nvlog core.table"  # released when the saves close
 
     def __init__(self, nvm, reserve=None):
         if reserve is None:

@@ -7,9 +7,8 @@
 Small helpers shared by the device app: wrapping tick arithmetic
 (``supervisor.ticks_ms`` wraps at 2**29) and the assets' files. (The
 settings are read at boot only: :mod:`pisti_app.startup`.), and the
-modules' lifetimes: a screen or scene that loads modules of its own
-declares them in ``NEEDS`` (one string of dotted names), and
-:func:`release` unloads them when it goes.
+modules' lifetimes: a scene that loads modules of its own declares them in
+``NEEDS`` (one string of names), and :func:`release` unloads them when it goes.
 """
 
 __version__ = "0.2.0"
@@ -97,9 +96,12 @@ def forget(*names):
 
 
 def release(owner):
-    """Unload the modules ``owner`` (a scene, a screen, or its class)
-    declares in its ``NEEDS``: what it alone loaded."""
-    forget(*owner.NEEDS.split())
+    """Unload the modules ``owner`` (a scene, or its class) declares in its
+    ``NEEDS``: what it alone loaded, as one string of names, pisti_app's
+    modules by their own name and pisti_core's after ``core.`` (a short
+    string: it stays in the heap while its owner's module is loaded)."""
+    for name in owner.NEEDS.split():
+        forget("pisti_core." + name[5:] if name.startswith("core.") else "pisti_app." + name)
 
 
 def loaded():
