@@ -51,8 +51,8 @@ def leave(play):
                 play.leave_rated, t("keys_leave"), app.pop)
         return
     play.flush()
-    from pisti_app.records import Kept
-    app.kept = Kept(s)  # the game itself is in the saves
+    from pisti_app.saves import keep
+    app.kept = keep(s)  # the game itself is in the saves
     play.close()
 
 

@@ -56,8 +56,7 @@ class LinkWait(Confirm):
         app = self.app
         if app.link is None:  # given up (a key, a failure): the main menu is on its way
             return
-        lk = app.link.lock
-        app.link.tick(now, None)
+        lk = app.link.lock  # (run by the App's tick: LinkSetup.tick)
         from pisti_core import linkgame as G
         from pisti_core import linkproto as P
         if lk.phase == G.PLAY:
@@ -104,13 +103,13 @@ def _wait_again(app, key):
 
 def _join(app):
     if app.link is not None:
-        app.link.lock.answer(True)
+        app.play.answer(True)
     app.pop()
 
 
 def _decline(app):
     if app.link is not None:
-        app.link.lock.answer(False)
+        app.play.answer(False)
     app.pop()  # the waiting screen sends the answer, then goes
 
 
@@ -172,6 +171,11 @@ class LinkSetup:
         """The link (:meth:`pisti_app.remote.LinkPlay.app_tick`)."""
         if self.link is not None:
             self.link.app_tick(self, now)
+
+    def answer(self, yes):
+        """This console's person joins the offered game (L-2), or declines it."""
+        if self.link is not None:
+            self.link.lock.answer(yes)
 
 
 def _lock(app, port, role, setup):

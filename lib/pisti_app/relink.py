@@ -52,8 +52,8 @@ def resume(app, session, uart=None):
             uart = open_uart()
         except (ValueError, ImportError, AttributeError) as e:
             from pisti_app.remote import LinkPlay
-            from pisti_app.records import Kept
-            app.kept = Kept(session)
+            from pisti_app.saves import keep
+            app.kept = keep(session)
             release(LinkPlay)
             app.main_menu()
             app.ask(strings.t("link_play"), str(e), app.pop, strings.t("keys_ok"))

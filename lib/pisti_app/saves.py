@@ -43,6 +43,21 @@ def default_prefs():
     return _prefs().defaults()
 
 
+def keep(s):
+    """The :class:`pisti_app.records.Kept` of the game ``s`` (a session or a Kept)."""
+    from pisti_app.records import Kept
+    k = Kept()
+    k.game = s.game
+    k.players = s.players
+    k.levels = s.levels
+    k.rated = s.rated
+    k.number = s.number
+    k.totals = list(s.totals)
+    k.hands_done = s.hands_done
+    k.linked = s.linked
+    return k
+
+
 class Saves:
     """The console's saves on ``nvm`` (``microcontroller.nvm`` or a bytearray).
 

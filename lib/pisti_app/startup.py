@@ -29,8 +29,11 @@ costs nothing).
 """
 
 import os
+import sys
 
 from pisti_core import GAMES, PLAYERS, TARGETS
+
+from pisti_app.util import forget
 
 SETTINGS_FILE = "/settings.toml"  # where CircuitPython's os.getenv reads them
 _LINE = 25  # small characters on the message line
@@ -219,7 +222,6 @@ def init(app, hw):
     import random
     from pisti_app import strings
     from pisti_app.saves import default_prefs
-    from pisti_app.util import loaded, release_since
     rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice
     start, target, rated, lang, timer, delay, seed, memlog = boot_settings(rd)
     app.memlog = memlog
@@ -249,13 +251,14 @@ def init(app, hw):
         random.seed((b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) & 0x3FFFFFFF)
     strings.set_lang(prefs["lang"])
     stamp = app.rankings.stamp
-    before = loaded()
-    kept = app.saves.kept(app.below, stamp)  # (the game's code, loaded to read it, goes again)
+    before = set(sys.modules)
+    kept = app.saves.kept(app.below, stamp)
     if kept is not None:
-        from pisti_app.records import Kept
-        kept = Kept(kept)
+        from pisti_app.saves import keep
+        kept = keep(kept)
     app.kept = kept
-    release_since(before)
+    # The game's code, loaded to read it, goes again (the menus come first).
+    forget(*[name for name in sys.modules if name not in before])
     app.notices = saved(app)
     app.notices += notices(rd.bad, strings.t("bad_setting"), strings.t("bad_setting_short"))
     return start, target, rated, rd.bad

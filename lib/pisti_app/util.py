@@ -104,19 +104,6 @@ def release(owner):
         forget("pisti_core." + name[5:] if name.startswith("core.") else "pisti_app." + name)
 
 
-def loaded():
-    """The names of the modules loaded now (for :func:`release_since`)."""
-    import sys
-    return set(sys.modules)
-
-
-def release_since(before):
-    """Unload every module loaded since :func:`loaded` gave ``before``:
-    the code a passing step needed (reading a saved game at boot)."""
-    import sys
-    forget(*[name for name in sys.modules if name not in before])
-
-
 def log_mem(screen, level):
     """PISTI_MEMLOG: the free heap at ``screen`` on the serial console (after
     a collection); ``level`` 2 lists the modules loaded and the interned names too."""
