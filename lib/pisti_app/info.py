@@ -22,7 +22,7 @@ from pisti_app import gfx
 from pisti_app import keys as K
 from pisti_app.screen import Screen
 from pisti_app.strings import t
-from pisti_app.util import const
+from pisti_app.util import const, release
 from pisti_app.wrap import wrap
 
 _LINES = const(7)
@@ -112,8 +112,10 @@ class TextPages(Screen):
             self.timer_text = text
             self.draw()
 
+    NEEDS = "rules_en rules_tr"  # the rules' pages it may load, released when it closes
+
     def close(self):
-        self.app.forget("pisti_app.rules_en", "pisti_app.rules_tr")
+        release(self)
 
     def status(self, st):
         st["page"] = self.page

@@ -15,6 +15,7 @@ from pisti_app import keys as K
 from pisti_app.names import side_name
 from pisti_app.results import Rows
 from pisti_app.strings import t
+from pisti_app.util import release
 
 
 class MatchEnd(Rows):
@@ -22,6 +23,7 @@ class MatchEnd(Rows):
     None for a practice match)."""
 
     name = "match_end"
+    NEEDS = "match_end results"  # released when a rematch starts
 
     def __init__(self, app, points):
         super().__init__(app)
@@ -83,5 +85,5 @@ def rematch(app):
     s = app.session
     args = (s.game, s.players, list(s.levels), s.match.target, s.rated)
     app.release()
-    app.forget("pisti_app.match_end", "pisti_app.results")
+    release(MatchEnd)
     app.start_game(*args)

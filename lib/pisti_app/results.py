@@ -23,7 +23,7 @@ from pisti_app import gfx
 from pisti_app import keys as K
 from pisti_app.screen import Screen
 from pisti_app.strings import t
-from pisti_app.util import const
+from pisti_app.util import const, release
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 _C_ROWS = const(3)  # 32-px layout: rows shown at once
@@ -135,6 +135,7 @@ class HandEnd(Rows):
     """The breakdown of the hand that just ended; OK goes on."""
 
     name = "hand_end"
+    NEEDS = "results_pisti results_yedili"  # its game's rows, released once drawn
 
     def __init__(self, app):
         super().__init__(app)
@@ -151,7 +152,7 @@ class HandEnd(Rows):
         else:
             from pisti_app import results_yedili as rows
         rows.fill(self, h)
-        app.forget("pisti_app.results_pisti", "pisti_app.results_yedili")
+        release(self)
         self.draw()
         app.dirty = True
 
