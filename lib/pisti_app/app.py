@@ -56,7 +56,7 @@ class App:
         self.resumed = False  # this boot went back into the kept game (pisti_app.begin.resume_kept)
         self.restart = False  # run() restarts the board into the saved game (a link game's start)
         self.linked_boot = False  # a link game was played since this boot
-        self.kept = None  # a game left to Continue (pisti_app.records.Kept), saved in nvm
+        self.kept = None  # a game left to Continue (pisti_app.saves.Kept), saved in nvm
         self.refreshes = 0  # display refreshes since boot
         self.dirty = True  # the display is refreshed at the end of the tick
         self._blank = displayio.Group()  # shown while one screen is replaced by another

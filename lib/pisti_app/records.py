@@ -6,13 +6,10 @@
 
 What the console keeps, as the app holds it: the saves
 (:class:`pisti_app.saves.Saves` on the nvm, T-6) opened when needed and
-closed at the menus, the ranking (T-2) read from them when needed; and
-what the menus know of the game kept to Continue (:class:`Kept`).
+closed at the menus, the ranking (T-2) read from them when needed.
 """
 
-from pisti_app.util import const, forget, release
-
-_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
+from pisti_app.util import forget, release
 
 
 class Records:
@@ -57,15 +54,3 @@ class Records:
             release(sv)
         self.open = None
         self.ranking = None
-
-
-
-class Kept:
-    """What the menus need of the game kept to Continue (the game itself
-    stays in the saves, T-6, and is restored from them on Continue): its
-    game, players, levels, rated or not and number, totals, hands done,
-    linked or not; made by :func:`pisti_app.saves.keep`. (No code of its own:
-    an object kept across the menus holds no module's code in the heap.)"""
-
-    if _CHECKING:  # its fields, for the checker (of any type)
-        game = players = levels = rated = number = totals = hands_done = linked = getattr(object, "")

@@ -24,6 +24,8 @@ from pisti_core.nvlog import Store
 
 from pisti_app.util import const
 
+_CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
+
 # Compact when a match starts (or the console boots) with less than this
 # free, so that the match rarely meets a compaction (see tools/nvm_match.py).
 RESERVE = const(2048)
@@ -43,9 +45,19 @@ def default_prefs():
     return _prefs().defaults()
 
 
+class Kept:
+    """What the menus need of the game kept to Continue (the game itself
+    stays in the saves, T-6, and is restored from them on Continue): its
+    game, players, levels, rated or not and number, totals, hands done,
+    linked or not; made by :func:`keep`. (No code of its own: kept across
+    the menus, it holds none of this module's code in the heap.)"""
+
+    if _CHECKING:  # its fields, for the checker (of any type)
+        game = players = levels = rated = number = totals = hands_done = linked = getattr(object, "")
+
+
 def keep(s):
-    """The :class:`pisti_app.records.Kept` of the game ``s`` (a session or a Kept)."""
-    from pisti_app.records import Kept
+    """The :class:`Kept` of the game ``s`` (a session or a Kept)."""
     k = Kept()
     k.game = s.game
     k.players = s.players
