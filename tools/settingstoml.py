@@ -108,13 +108,8 @@ def lines(data: bytes) -> list[Line]:
 
 def strtol(text: str, base: int = 0, unsigned: bool = False) -> tuple[int, int]:
     """C's ``strtol`` (``strtoul``) on a 32-bit board: (value, characters used; 0 if none)."""
-    i, n = 0, len(text)
-    while i < n and text[i] in _C_SPACE:
-        i += 1
-    negative = False
-    if i < n and text[i] in "+-":
-        negative = text[i] == "-"
-        i += 1
+    i, negative = _sign(text)
+    n = len(text)
     if base in (0, 16) and text[i:i + 2] in ("0x", "0X") and _digit(text[i + 2:i + 3]) < 16:
         i, base = i + 2, 16
     elif base == 0:
@@ -131,6 +126,17 @@ def strtol(text: str, base: int = 0, unsigned: bool = False) -> tuple[int, int]:
     return (max(-value, -_LONG_MAX - 1) if negative else min(value, _LONG_MAX)), i
 
 
+def _sign(text: str) -> tuple[int, bool]:
+    """Where a number's digits start after leading white space and a sign, as C
+    and MicroPython both read them, and whether the sign was ``-``."""
+    i, n = 0, len(text)
+    while i < n and text[i] in _C_SPACE:
+        i += 1
+    if i < n and text[i] in "+-":
+        return i + 1, text[i] == "-"
+    return i, False
+
+
 def _digit(char: str) -> int:
     """A character's digit value in bases up to 36 (99 for anything else)."""
     if len(char) == 1 and char.isascii() and char.isalnum():
@@ -141,13 +147,8 @@ def _digit(char: str) -> int:
 def micropython_int(text: str, leading_zero_decimal: bool = False) -> int:
     """MicroPython's ``int(text, 0)`` (CircuitPython 10.x; ``leading_zero_decimal``:
     9.x, which reads ``010`` as 10); ``ValueError`` as it raises it."""
-    i, n = 0, len(text)
-    while i < n and text[i] in _C_SPACE:
-        i += 1
-    negative = False
-    if i < n and text[i] in "+-":
-        negative = text[i] == "-"
-        i += 1
+    i, negative = _sign(text)
+    n = len(text)
     base = 10
     if n - i > 1 and text[i] == "0":
         prefix = text[i + 1].lower()
