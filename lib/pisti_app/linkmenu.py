@@ -9,7 +9,7 @@ up on its screen (the New game rows, :meth:`pisti_app.menus.Menus.host`: the
 guest sits at seat 1, or at 2 -- the host's partner -- in a Pişti 4p with
 People on Partners; bots in the other seats); Join waits for an offer,
 shows it, and joins (A) or declines (B). Loaded only when chosen; the link
-modules go with it when the link game ends (:meth:`App._end_match`).
+modules go with it when the link game ends (:func:`pisti_app.linkends.close`).
 """
 
 from pisti_core import GAMES, TARGETS, TEAMS

@@ -171,7 +171,7 @@ class LinkPlay:
         countdown)."""
         app = play.app
         s = play.session
-        queued = bytes(play.queue)
+        queued = bytes(play.queue) if play.queue else b""  # (every tick: nothing allocated when idle)
         h = None if s is None else s.hand
         # (an ended hand's last actions may not be out)
         self.tick(now, s.last if h is None and s is not None else h, queued)

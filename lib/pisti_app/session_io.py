@@ -16,7 +16,7 @@ from pisti_core.cards import decks
 from pisti_core.match import Match
 
 from pisti_app.session import HUMAN, LEVELS, MAGIC, UNDO, VERSION, GameSession
-from pisti_app.util import const
+from pisti_app.util import const, forget
 
 FIXED = const(10)  # header bytes before the levels
 _LINK = const(20)  # a link game's bytes after the deck (role, guest seat, timer, key)
@@ -40,15 +40,11 @@ def from_bytes(data, below=None):
 def restore(header, actions, below=None):
     """The session saved as ``header`` and ``actions`` (``below(n)``: the
     match's chance); ValueError if they are not a game this build can play
-    to the same point. Unloads this module (not on a desktop CPython, as
-    App.forget)."""
+    to the same point. Unloads this module (:func:`pisti_app.util.forget`)."""
     try:
         return _read(header, actions, below)
     finally:
-        import sys
-        if sys.implementation.name != "cpython":
-            from pisti_app.util import drop_module
-            drop_module("pisti_app.session_io")
+        forget("pisti_app.session_io")
 
 
 def _read(header, actions, below):
