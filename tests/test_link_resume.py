@@ -254,20 +254,23 @@ def test_on_the_board_a_link_hands_end_compiles_the_statistics_and_forgets_them(
     it, so no link table holds it (about 2.4 KB)."""
     import pisti_app
     import pisti_app.util
-    from pisti_app import play, stats
+    from pisti_app import ends, stats
     calls = []
     monkeypatch.setattr(stats, "count", lambda app, s, left: calls.append(("count", left)))
-    monkeypatch.setattr(play, "forget", lambda *names: calls.append(names))
+    monkeypatch.setattr(ends, "forget", lambda *names: calls.append(names))
 
     class Match:  # a stand-in for the match in play
         app = None
         link = object()  # a link game
-    play.Play.count(Match(), None)
+
+    def count(left=False):
+        ends.count(None, None, left, ends.keeps_stats(Match()))
+    count()
     assert calls == [("count", False)]  # in place: kept
     monkeypatch.setattr(pisti_app.util, "restarts", lambda: True)
-    play.Play.count(Match(), None, True)
+    count(True)
     assert calls[1:] == [("count", True), ("pisti_app.stats",)]
     Match.link = None
     monkeypatch.setattr(pisti_app.util, "restarts", lambda: False)
-    play.Play.count(Match(), None)
+    count()
     assert calls[-1] == ("pisti_app.stats",)  # not a link game: forgotten everywhere

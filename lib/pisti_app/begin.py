@@ -15,7 +15,7 @@ kept to Continue (:func:`replace_kept`, T-4) and a rated one is numbered
 import gc
 
 from pisti_app import util
-from pisti_app.play import Play, leave_rated
+from pisti_app.play import Play
 from pisti_app.util import forget
 
 
@@ -25,7 +25,9 @@ def replace_kept(app):
     kept = app.kept
     if kept is not None:
         if kept.rated:
-            leave_rated(app, kept)
+            from pisti_app import ends
+            ends.leave_rated(app, kept)
+            forget("pisti_app.ends")
         app.kept = None
 
 
@@ -86,8 +88,8 @@ def continue_game(app):
     link = None
     if s.linked:  # L-9: a power cut is not leaving; the link is opened again
         app.linked_boot = True
-        if not util.restarts():  # (kept: see Play.count; a board's restarted heap compiles it at a hand's end)
-            from pisti_app import stats  # noqa: F401 (compiled now and kept: see Play.count)
+        if not util.restarts():  # (kept: see pisti_app.ends.keeps_stats; a board's restarted heap compiles it at a hand's end)
+            from pisti_app import stats  # noqa: F401 (compiled now and kept: see pisti_app.ends.keeps_stats)
         from pisti_app import relink
         link = relink.resume(app, s)
         forget("pisti_app.relink")

@@ -53,7 +53,8 @@ def leave(play):
     play.flush()
     from pisti_app.saves import keep
     app.kept = keep(s)  # the game itself is in the saves
-    play.close()
+    from pisti_app import ends
+    ends.close(play)
 
 
 def time_out(play):

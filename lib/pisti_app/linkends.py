@@ -26,7 +26,8 @@ def catch_up(link, play):
     play.queue = []
     app.release()
     if s.over:
-        play.score_match()
+        from pisti_app import ends
+        ends.score_match(play)
         play.saves.end()
         from pisti_app.match_end import MatchEnd
         app.show(MatchEnd(app, s.outcome[0] if s.outcome else None))
@@ -91,7 +92,8 @@ def _bots(play, why, want):
         play.saves.start(s)
         if want:  # (the breakdown was left already: A sits down at the next hand)
             def yes():
-                app.later(play.deal_shown)
+                from pisti_app import ends
+                app.later(ends.deal_shown, play)
     play.sit()
     app.ask(t("link_play"), why + "\n" + t("link_gone_bot"), yes, t("keys_bot"),
             lambda: _end(play))

@@ -264,6 +264,6 @@ def start_link_game(app):
         from pisti_app import yedili_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
     else:
         from pisti_app import pisti_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
-    from pisti_app import stats  # noqa: F401 (compiled now and kept: see Play.count)
+    from pisti_app import stats  # noqa: F401 (compiled now and kept: see pisti_app.ends.keeps_stats)
     P.sit(app, sess, False, link)
     forget("pisti_app.linkmenu", "pisti_app.begin")  # (the game needs none of it: the heap of a link table is tight)

@@ -6,10 +6,11 @@
 
 :class:`Play` runs a match in play, in one place: the session (the match and
 its saves, T-6), the seats, the move timer (T-3), the link (L-1 .. L-10) and
-the ranking and statistics at the ends. The screens only show it: a table
-draws the hand, asks :meth:`Play.step` for the next play to show and hands
-the person's choice to :meth:`Play.submit`; the breakdown and the match end
-call :meth:`Play.next_hand` and :meth:`Play.end_match`.
+the ranking and statistics at the ends (:mod:`pisti_app.ends`, loaded when
+a hand ends). The screens only show it: a table draws the hand, asks
+:meth:`Play.step` for the next play to show and hands the person's choice
+to :meth:`Play.submit`; the breakdown and the match end call
+:meth:`Play.next_hand` and :meth:`Play.end_match`.
 
 Every seat sits the same way: ``seats[i]`` is None for this console's
 person, else a player with ``choose(obs)`` -- a built-in bot, an outside
@@ -37,8 +38,7 @@ import random
 
 import supervisor
 
-from pisti_app import util
-from pisti_app.util import const, forget, ticks_diff
+from pisti_app.util import const, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # (named in type comments only: the board has no typing module)
@@ -54,7 +54,7 @@ class Play:
 
     # The modules a match loads: released when it ends (one string, split
     # when used: on the board a long name in a tuple is a heap string of its own).
-    NEEDS = ("play leaving match_end results pisti_table yedili_table yedili_parts table sprites "
+    NEEDS = ("play ends leaving match_end results pisti_table yedili_table yedili_parts table sprites "
              "core.bots.pisti_end core.bots.pisti_bots core.bots.yedili_bots core.bots.yedili_heur core.bots "
              "core.pisti_obs core.yedili_obs core.yedili_text core.pisti core.yedili core.record session "
              "core.match core.cards movetimer session_io wrap")
@@ -231,133 +231,26 @@ class Play:
         from pisti_app.yedili_table import YediliTable
         return YediliTable(self.app)
 
-    # -- the hands' ends -----------------------------------------------------------
+    # -- the hands' and the match's ends (pisti_app.ends, loaded for them) --------
     def hand_over(self):
         """The hand in play ended: score it, save the next deal (before it is
         shown) or the match's result, show the breakdown."""
         if self.link is not None:
             self.link.tick(self.app.now, self.session.hand, b"", False)  # the hand's last actions go out first
-        self.app.later(self._hand_end)
-
-    def _hand_end(self):
-        app = self.app
-        app.release()  # the table goes first: the statistics' code compiles in its room
-        if self.link is not None:  # (a bot's observation code, ~1 KB: compiled again at its next decision;
-            forget("pisti_core.yedili_obs", "pisti_core.pisti_obs")  # a link hand's end is tight on a Pico)
-        s = self.session
-        s.end_hand()
-        self.count(s)  # before the next deal or the end is saved: see pisti_app.stats
-        if s.over:
-            self.score_match()
-            if self.link is None:  # (a link game's save ends once the link has sent its last action, L-9)
-                self.saves.end()
-        elif s.hand is not None:  # (a link game's next deal comes from the link: saved then)
-            self.saves.start(s)
-        from pisti_app.results import HandEnd
-        app.show(HandEnd(app))
-
-    def score_match(self):
-        """A rated match over: its outcome (T-2), ranked."""
-        s = self.session
-        if s.rated:
-            from pisti_core.table import match_outcome
-            s.outcome = match_outcome(s.game, s.players, s.match.totals, 0)  # T-2
-            rank(self.app, s, s.outcome)
+        from pisti_app import ends
+        self.app.later(ends.hand_end, self)
 
     def next_hand(self):
-        """From the breakdown: the next hand's table, or the match end (built
-        once the breakdown is gone). In a link game the next hand waits for
-        the link's deal (L-3): ``LinkPlay.app_tick``."""
-        s = self.session
-        if self.link is not None and not s.over and s.hand is None:
-            self.want_next = True
-            self.link.app_tick(self, self.app.now)
-            return
-        self.app.later(self.deal_shown)
-
-    def deal_shown(self):
-        """The next hand's table, or the match end (the breakdown gone)."""
-        s = self.session
-        app = self.app
-        app.release()
-        if s.over:
-            if self.link is not None and self.link.ended:  # (its last action delivered: the link's code goes
-                self.drop_link()  # before the match end's is compiled, seen short of memory on a Pico)
-            from pisti_app.match_end import MatchEnd
-            app.show(MatchEnd(app, s.outcome[0] if s.outcome else None))
-        else:
-            s.last = None  # the breakdown is gone: its hand need not stay through the next one
-            forget("pisti_app.results", "pisti_app.wrap")
-            app.show(self.table())
+        """From the breakdown: the next hand's table, or the match end."""
+        from pisti_app import ends
+        ends.next_hand(self)
 
     def end_match(self):
-        """From the match end back to the main menu (once the screen is gone)."""
-        self.app.later(self.close)
-
-    def close(self):
-        """The match is over or left: the link closed (its save ends, L-9),
-        the main menu."""
-        self.drop_link()
-        self.app.main_menu()
-
-    def drop_link(self):
-        """The link game is over or left (:func:`pisti_app.linkends.close`)."""
-        if self.link is not None:
-            from pisti_app import linkends
-            linkends.close(self)
+        """From the match end back to the main menu."""
+        from pisti_app import ends
+        self.app.later(ends.close, self)
 
     def leave_rated(self):
         """Leave the rated game in play now: ranked per T-4, then the menu."""
-        self.flush()
-        leave_rated(self.app, self.session)
-        self.close()
-
-    def count(self, s, left=False):
-        """The statistics (:mod:`pisti_app.stats`, loaded for this only) of
-        the hand just ended in ``s``, or of the rated match ``s`` left.
-        A link game played in place (a desktop rig, the gauge) keeps the
-        module until the link closes, loaded as it starts beside the
-        table's: a hand's end finds the link table's heap in too many
-        pieces to compile it (a Pis Yedili 4p guest). On the board a link
-        game runs on the fresh heap of a restart (:func:`pisti_app.util.restarts`),
-        where the module is compiled at each hand's end, with the table
-        closed, and forgotten again, so no link table holds it."""
-        count(self.app, s, left, self.link is not None and not util.restarts())
-
-
-# -- what a match leaves in the records (T-2, T-4), also for a game kept -------------
-def leave_rated(app, s):
-    """Record leaving the rated game ``s`` (T-4) and drop it from the saves."""
-    from pisti_core.table import leave_terms
-    rank(app, s, leave_terms(s)[0])
-    app.saves.end()
-    count(app, s, True)
-
-
-def count(app, s, left=False, keep=False):
-    """The statistics of ``s`` (:func:`pisti_app.stats.count`); the module
-    forgotten again unless ``keep``."""
-    from pisti_app import stats
-    stats.count(app, s, left)
-    if not keep:
-        forget("pisti_app.stats")
-
-
-def rank(app, s, outcome):
-    """Record a rated result (T-1) under the game, players and bot level;
-    a match against mixed levels counts under its strongest bot, a link
-    game under "person" (L-10). The ranking's stamp becomes the game's
-    number (recorded once only)."""
-    if outcome is None or not s.rated:
-        return
-    lv = "acemi"
-    for v in s.levels:
-        if v in ("kalfa", "usta") and (lv == "acemi" or v == "usta"):
-            lv = v
-    if s.linked:
-        lv = "person"  # L-10: a rated link game is ranked against a person, a table of its own
-    r = app.rankings
-    r.record(s.game, s.players, lv, outcome)
-    r.stamp = s.number
-    app.saves.write_ranking(r)
-    app.records.drop_rankings()
+        from pisti_app import ends
+        ends.leave_now(self)

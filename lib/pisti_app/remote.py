@@ -193,7 +193,8 @@ class LinkPlay:
                 play.want_next = False
                 s.deal_from(deck)
                 play.saves.start(s)
-                app.later(play.deal_shown)
+                from pisti_app import ends
+                app.later(ends.deal_shown, play)
         secs = -1
         st = self.status(now)
         if (st == "gone" or st == "failed") and s is not None and s.linked and not s.over:
