@@ -24,7 +24,7 @@ from pisti_app import gfx
 from pisti_app import sprites
 from pisti_app.screen import Screen
 from pisti_app.strings import t
-from pisti_app.util import const, ticks_add, ticks_diff
+from pisti_app.util import const, release, ticks_add, ticks_diff
 
 _SHOW_MS = const(400)  # then the menu: power on to the main menu in under 4 s
 _NOTICE_MS = const(4000)  # long enough to read a notice
@@ -106,8 +106,10 @@ class Splash(Screen):
         if self.until is not None and not self.gone:  # (not drawn yet: dropped)
             self.advance(False)
 
+    NEEDS = "splash sprites names"  # the cards of its fan: the menus draw none, a table loads its own
+
     def close(self):
-        self.app.forget("pisti_app.splash")
+        release(self)
 
     menus_built = False  # the menus' modules compiled (in a tick of their own)
 
