@@ -9,7 +9,7 @@ the suits and UI symbols (tools/make_fonts.py lists them).
 
 A sheet is one 1-bit ``displayio.Bitmap`` holding every glyph as a cell, the
 way the firmware's ``terminalio.FONT`` works: a text is a ``TileGrid`` of
-tile indices over it (``pisti_app.gfx.Text``), so a font costs its pixels
+tile indices over it (``pisti_app.screens.gfx.Text``), so a font costs its pixels
 (about 1 KB) and no object a glyph. ``tools/font_sheets.py`` writes the
 sheets from the PCF fonts and documents the file layout.
 """

@@ -52,12 +52,14 @@ def _keys_read_the_shims_keypad():
     classes. Such a module is forgotten after the test, to be imported again
     under the next rig."""
     yield
-    keys = sys.modules.get("pisti_app.keys")
+    name = "pisti_app.keys"
+    keys = sys.modules.get(name)
     if keys is not None and getattr(getattr(keys, "keypad", None), "__name__", "") != "tools.shims.keypad":
-        del sys.modules["pisti_app.keys"]
-        package = sys.modules.get("pisti_app")
-        if package is not None and getattr(package, "keys", None) is keys:
-            delattr(package, "keys")
+        del sys.modules[name]
+        package, _, short = name.rpartition(".")
+        package = sys.modules.get(package)
+        if package is not None and getattr(package, short, None) is keys:
+            delattr(package, short)
 
 
 @pytest.fixture

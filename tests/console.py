@@ -197,8 +197,8 @@ class Wing(Device):
 
 
 def sit(app, session, saved=False, link=None):
-    """Sit ``app`` down at ``session`` (:func:`pisti_app.begin.sit`)."""
-    from pisti_app.begin import sit as sit_down
+    """Sit ``app`` down at ``session`` (:func:`pisti_app.match.begin.sit`)."""
+    from pisti_app.match.begin import sit as sit_down
     sit_down(app, session, saved, link)
 
 

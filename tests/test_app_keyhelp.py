@@ -14,7 +14,7 @@ import pytest
 
 from test_app_yedili import GoOut, muamele_session
 
-from pisti_app import rules_en, rules_tr, str_en, str_tr
+from pisti_app.texts import rules_en, rules_tr, str_en, str_tr
 from console import sit as sit_down
 
 TABLES = {"en": (str_en.S, str_en.S3), "tr": (str_tr.S, str_tr.S3)}
@@ -77,7 +77,7 @@ def test_every_text_naming_a_key_has_a_three_button_version(lang):
 
 
 def test_t_takes_the_three_button_texts_only_when_set():
-    from pisti_app import strings
+    from pisti_app.texts import strings
 
     strings.set_lang("en")
     try:
@@ -118,7 +118,7 @@ def _shown(d, keys):
     assert d.status()["screen"] == "menu"
     out["menu_help"] = app.screen.help.text if app.screen.help is not None else None
     # Rules: every line of the Pis Yedili pages and the button guide, page by page.
-    from pisti_app.info import rules_pages
+    from pisti_app.screens.info import rules_pages
 
     for which in ("yedili", "buttons"):
         app.push(rules_pages(app, which))

@@ -135,7 +135,7 @@ def test_match_end_totals_stand_by_their_names(request, board, lang, game, playe
     ok = "B" if board == "featherwing" else "A"
     d.press(ok)
     one_hand_match(d, game, players, [None] + ["kalfa"] * (players - 1), 101 if game == "pisti" else None, ok=ok)
-    from pisti_app.names import side_name
+    from pisti_app.texts.names import side_name
 
     s = d.app.session
     names = [side_name(s, i) for i in range(s.match.sides)]
@@ -259,7 +259,7 @@ def test_the_result_is_up_700_ms_from_its_first_frame_however_long_it_took_to_bu
     module compiled, the statistics saved): the keys are dropped for 700 ms
     from its first frame, not from the tick that began building it."""
     d = device(PISTI_START="pisti:2:acemi", PISTI_TARGET=101, PISTI_SEED=4, PISTI_DELAY=0)
-    from pisti_app import results  # (under the console's rig)
+    from pisti_app.screens import results  # (under the console's rig)
     built = results.Rows.__init__
 
     def slow(self, app):

@@ -193,13 +193,13 @@ def test_three_buttons_start_from_any_row(wing, row):
 
 def test_three_buttons_rules_page_tells_the_edit_mode(wing):
     _wing_menu(wing)
-    from pisti_app import rules_en, rules_tr
+    from pisti_app.texts import rules_en, rules_tr
 
     for mod in (rules_en, rules_tr):
         body = mod.BUTTONS_3[0][1]
         assert ("edits" in body) if mod is rules_en else ("ayarlamaya" in body)
     assert "A confirms" in rules_en.BUTTONS_6[0][1]
-    from pisti_app.strings import t
+    from pisti_app.texts.strings import t
 
     assert t("help_settings") == "A/C move B edit hold back"
     assert t("help_settings_edit") == "A/C change B ok hold done"

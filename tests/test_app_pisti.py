@@ -134,7 +134,7 @@ def stacked_session(app):
     """Seat 0 leads (dealer 1): 5♥ takes the four centre cards (5♣ on top),
     the bot then has only kings and Q♠, and seat 0 holds K♠ and Q♥: whatever
     the bot plays, seat 0 answers with a pişti (P-9)."""
-    from pisti_app.session import GameSession
+    from pisti_app.match.session import GameSession
 
     deck = pisti_deck(2, 1, "2D 3D 4D 5C", rounds=[{0: "5H KS QH 2C", 1: "KC KD KH QS"}])
     m = Match("pisti", 2, 151, dealer=1)
@@ -219,8 +219,8 @@ def test_session_bytes_round_trip_and_refuse_garbage():
     """T-6: a session saves as the hand's header (deck, totals, hands done,
     levels, rated and its number) plus the hand's actions, and replays to
     the same point; anything else is refused."""
-    from pisti_app import session_io
-    from pisti_app.session import GameSession
+    from pisti_app.match import session_io
+    from pisti_app.match.session import GameSession
 
     rng = random.Random(8)
     def below(n):
@@ -259,7 +259,7 @@ def test_session_bytes_round_trip_and_refuse_garbage():
 def test_cards_on_screen_read_as_cards(device):
     """The hand's chips show the rank and suit glyphs of the cards in hand:
     compare each chip's pixels with a chip drawn for that card alone."""
-    from pisti_app import sprites
+    from pisti_app.screens import sprites
 
     d = device(PISTI_START="pisti:2:acemi", PISTI_SEED=4)
     d.run(20)

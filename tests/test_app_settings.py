@@ -312,7 +312,7 @@ def test_rules_pages_on_three_buttons_say_a_c_and_keep_three_lines(tmp_path):
         st = d.status()
         assert st["screen"] == "rules" and len(st["lines"]) == 3 and st["footer"] is None
         assert "\u25bc" in d.app.screen.mark.text
-        from pisti_app.strings import t
+        from pisti_app.texts.strings import t
 
         assert t("help_pages") == "A/C line/page  B close"  # (a 64-px three-button board's footer)
     finally:
@@ -320,7 +320,7 @@ def test_rules_pages_on_three_buttons_say_a_c_and_keep_three_lines(tmp_path):
 
 
 def test_the_new_texts_fit_their_line():
-    from pisti_app import str_en, str_tr
+    from pisti_app.texts import str_en, str_tr
 
     for table in (str_en.S, str_tr.S, dict(str_en.S, **str_en.S3), dict(str_tr.S, **str_tr.S3)):
         assert len(table["help_pages"]) <= 25, table["help_pages"]  # the last line of a 64-px page

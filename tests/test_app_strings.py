@@ -12,8 +12,8 @@ import pytest
 from console import labels_out_of_bounds
 
 import fonts
-from pisti_app import rules_en, rules_tr, str_en, str_tr
-from pisti_app.names import card_text
+from pisti_app.texts import rules_en, rules_tr, str_en, str_tr
+from pisti_app.texts.names import card_text
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -122,7 +122,7 @@ def test_texts_fit_where_they_are_shown(lang):
     for key, card in (("eff_ace", "A\u2660"), ("eff_ten", "10\u2666"), ("eff_twin", "Q\u2666")):
         said = "Bot 3: %s %s" % (card, s[key])
         assert len(said) <= 25, said
-    # The Pis Yedili hand end's title bar (pisti_app.results_yedili): "Hand N: outcome"
+    # The Pis Yedili hand end's title bar (pisti_app.screens.results_yedili): "Hand N: outcome"
     # when it ends a cell left of the prompt (19 cells at 32 px with the scroll
     # arrows, 21 at 64 px), else the outcome alone, which always fits.
     for head in (s["r_out"] % "Bot 3" + " \u00d73", s["r_you_out"] + " \u00d73", s["r_stock"]):
@@ -218,7 +218,7 @@ def test_a_turkish_game_from_settings_toml(device):
 def test_leaving_confirmations_fit_their_screen(lang):
     """T-4: every 'what it costs' question or notice wraps into the five
     lines of the confirmation screen, its title into the title bar."""
-    from pisti_app.info import wrap
+    from pisti_app.screens.info import wrap
 
     s = TABLES[lang]
     for head in ("exit_leaves", "new_leaves", "time_left"):
@@ -246,7 +246,7 @@ def test_committed_text_files_are_up_to_date():
 
 
 def test_every_text_reads_back_from_the_files_in_both_languages_and_button_sets():
-    from pisti_app import strings
+    from pisti_app.texts import strings
 
     was_lang, was_three = strings.lang(), strings.three_buttons()
     try:

@@ -172,7 +172,7 @@ def find_muamele_position(players=4, tries=400):
 def muamele_session():
     """The position of :func:`find_muamele_position` as a 4-player session
     against Usta (dealer 1), not yet played: (session, its hand)."""
-    from pisti_app.session import GameSession
+    from pisti_app.match.session import GameSession
 
     deck, acts = find_muamele_position()
     m = Match("yedili", 4, None, dealer=1)

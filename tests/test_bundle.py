@@ -283,7 +283,7 @@ def test_the_simulator_boots_from_the_unpacked_drive_and_every_import_is_there(d
     game, seen_game, files_game = boot_drive(drive, plays, {"PISTI_START": "yedili:3:usta", "PISTI_SEED": 5})
     seen.update(seen_game)
     assert "error" not in menus and menus["screen"] == last, menus
-    assert {"pisti_app.info", "pisti_app.rules_en", "pisti_app.menus"} <= set(seen), sorted(seen)
+    assert {"pisti_app.screens.info", "pisti_app.texts.rules_en", "pisti_app.screens.menus"} <= set(seen), sorted(seen)
     assert game["screen"] == "table" and game["game"] == "yedili" and game["ply"] >= 1
     # The firmware ran from the drive: the app, the rules and the display driver are the drive's files.
     for files_, modules in ((files, ()), (files_game, ("pisti_core.match", "pisti_core.yedili"))):

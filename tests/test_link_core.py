@@ -581,12 +581,12 @@ def test_L9_on_the_board_a_console_resumed_into_a_hand_holds_only_the_plays_code
 
 
 def test_L9_both_consoles_booting_into_a_hand_answer_each_others_hello_before_the_table(rare_modules):
-    """pisti_app.relink.greet: after a boot into a link hand (both consoles at once, after a
+    """pisti_app.link.relink.greet: after a boot into a link hand (both consoles at once, after a
     match's first deal), the other's hello is answered while the code between hands is still
     loaded, and that code goes before the table is built: at the table, nothing compiles it again
     for the hello (on the board ~340 ms in which a key waited)."""
     import pisti_core
-    from pisti_app.relink import greet
+    from pisti_app.link.relink import greet
     clock, cable, h, g = pair(pisti2())
     assert run(clock, (h, g), lambda: h.phase == G.PLAY and g.phase == G.PLAY)
     recs = [P.record(c.match, c.hands_done, c.rot) for c in (h, g)]

@@ -1,6 +1,6 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Link play in the app (lib/pisti_app/remote.py): the cable's UART from
+"""Link play in the app (lib/pisti_app/link/remote.py): the cable's UART from
 settings.toml and the board profiles, and the remote seat, which takes a
 seat the way a bot does (``app.seat_bot``) -- a real app hosting a link hand
 against a guest console over tools/shims/uart.py's virtual cable."""
@@ -38,7 +38,7 @@ class FakeBusio:
 
 
 def test_L6_the_cable_uart_comes_from_the_settings_with_the_profile_defaults():
-    from pisti_app import linkport
+    from pisti_app.link import linkport
     FakeBusio.made = []
     env = {}
     assert linkport.open_uart(env.get, FakeBoard, FakeBusio) == "uart"
@@ -69,7 +69,7 @@ def _pisti2_pair(clock):
     """Two consoles' links over a virtual cable on ``clock`` (a one-item
     list, ms): (host, guest) LinkPlays, the host offering a Pişti 2p
     practice game; nothing sent yet."""
-    from pisti_app.remote import LinkPlay
+    from pisti_app.link.remote import LinkPlay
     cable = Cable(lambda: clock[0])
     s = P.Setup("pisti", 2, 101, False, 1, [None, None])
     return (LinkPlay(G.Lockstep(cable.a, P.HOST, "t", 0, s, LEVELS)),
@@ -189,16 +189,16 @@ def test_L9_a_resync_that_leaves_the_game_as_it_is_looks_once_and_keeps_no_code(
     for _ in range(2):
         host.lock.notices.append("resync")
         assert not host.stale(None)  # (no session: nothing to take)
-        assert "pisti_app.linkends" in sys.modules  # it looked
+        assert "pisti_app.link.linkends" in sys.modules  # it looked
         assert not host.stale(None)  # once: no new resync, no second look
-    assert forgotten == ["pisti_app.linkends", "pisti_app.linkends"]
+    assert forgotten == ["pisti_app.link.linkends", "pisti_app.link.linkends"]
 
 def test_L4_L5_an_app_hosts_a_link_hand_and_its_remote_seat_plays_like_a_bot(device):
     """The real app at the table, host of a Pişti 2p practice hand: seat 1
     is the remote seat (``app.seat_bot``); the guest is a console whose
     person plays random cards. Both finish the hand with the same record."""
-    from pisti_app.remote import LinkPlay
-    from pisti_app.session import GameSession
+    from pisti_app.link.remote import LinkPlay
+    from pisti_app.match.session import GameSession
     d = device()
     d.first_frame()
     def clock():  # wraps at 2**29, 65 s after boot
@@ -256,10 +256,10 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, monkeypatc
     the app waits for the link's deal (L-3) -- it never deals by itself --
     and both consoles finish the match with the same hands and totals. On
     the board each hand's end unloads the bots' observation code."""
-    from pisti_app.remote import LinkPlay
-    from pisti_app.session import GameSession
+    from pisti_app.link.remote import LinkPlay
+    from pisti_app.match.session import GameSession
     d = device()
-    from pisti_app.play import Play
+    from pisti_app.match.play import Play
     forgotten = forgets(monkeypatch)
     d.first_frame()
     def clock():
@@ -270,7 +270,7 @@ def test_L3_L4_a_whole_link_match_each_hand_dealt_by_the_link(device, monkeypatc
     host = LinkPlay(G.Lockstep(cable.a, P.HOST, "t", clock(), s, LEVELS))
     guest = G.Lockstep(cable.b, P.GUEST, "t", clock(), None, LEVELS)
     rng = random.Random(7)
-    d.app.play = Play(d.app)  # the link set up, no game yet (as pisti_app.linkmenu does)
+    d.app.play = Play(d.app)  # the link set up, no game yet (as pisti_app.link.linkmenu does)
     d.app.play.link = host
 
     def step():
@@ -519,7 +519,7 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
     text = " ".join(st["lines"])
     assert "gone for over 3 minutes" in text, st
     assert d.app.link is None and not d.app.outside_bots
-    assert "pisti_app.remote" in forgot and "pisti_core.linkgame" in forgot  # (a device unloads them)
+    assert "pisti_app.link.remote" in forgot and "pisti_core.linkgame" in forgot  # (a device unloads them)
     d.run(1000)  # (the notice takes keys after its delay)
     if d.app.hw.nap:  # (3 minutes without a key: the screen sleeps, a key wakes it)
         d.press("A")
@@ -549,9 +549,9 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
     # (L-9): the app's hand is scored and gone, and once the link is back
     # in play at that ply the action is sent from the ended hand (else
     # both consoles would wait, wedged)
-    from pisti_app.play import Play
-    from pisti_app.remote import LinkPlay
-    from pisti_app.session import GameSession
+    from pisti_app.match.play import Play
+    from pisti_app.link.remote import LinkPlay
+    from pisti_app.match.session import GameSession
 
     class Saves:
         def end(self):

@@ -136,8 +136,8 @@ def test_L9_a_link_game_saved_keeps_its_link_and_a_garbled_one_is_refused(device
     """The save of a link game names its link (flag bit 2, role, the guest's
     seat, the timer, L-3's key); a header whose link bytes name no seat
     does not replay (dropped with a notice, never a traceback)."""
-    from pisti_app import session_io
-    from pisti_app.session import GameSession
+    from pisti_app.match import session_io
+    from pisti_app.match.session import GameSession
     from pisti_core.match import Match
     m = Match("pisti", 4, 101, 1)
     m.deal()
@@ -222,7 +222,7 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, monkey
     # Left (practice: kept to Continue): the main menu in place, Continue on it
     app = r.d.app
     assert app.linked_boot
-    from pisti_app import leaving
+    from pisti_app.match import leaving
     leaving.leave(app.play)
     r.until(lambda st: st["screen"] == "menu", 200)
     assert not app.restart and r.d.app.status()["menu"][0] == "continue"
@@ -249,12 +249,12 @@ def test_the_main_menu_restarts_only_after_a_link_game_on_the_board(device, monk
 
 
 def test_on_the_board_a_link_hands_end_compiles_the_statistics_and_forgets_them(monkeypatch):
-    """A link game played in place keeps pisti_app.stats to the link's end;
+    """A link game played in place keeps pisti_app.match.stats to the link's end;
     on the board (a restarted heap) each hand's end compiles it and forgets
     it, so no link table holds it (about 2.4 KB)."""
     import pisti_app
     import pisti_app.util
-    from pisti_app import ends, stats
+    from pisti_app.match import ends, stats
     calls = []
     monkeypatch.setattr(stats, "count", lambda app, s, left: calls.append(("count", left)))
     monkeypatch.setattr(ends, "forget", lambda *names: calls.append(names))
@@ -269,8 +269,8 @@ def test_on_the_board_a_link_hands_end_compiles_the_statistics_and_forgets_them(
     assert calls == [("count", False)]  # in place: kept
     monkeypatch.setattr(pisti_app.util, "restarts", lambda: True)
     count(True)
-    assert calls[1:] == [("count", True), ("pisti_app.stats",)]
+    assert calls[1:] == [("count", True), ("pisti_app.match.stats",)]
     Match.link = None
     monkeypatch.setattr(pisti_app.util, "restarts", lambda: False)
     count()
-    assert calls[-1] == ("pisti_app.stats",)  # not a link game: forgotten everywhere
+    assert calls[-1] == ("pisti_app.match.stats",)  # not a link game: forgotten everywhere

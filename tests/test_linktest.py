@@ -41,7 +41,7 @@ def test_L9_a_save_that_forgets_its_link_is_reported_lost(capsys, monkeypatch):
     """A planted bug: the game saved without its link (the header of an
     ordinary game). After a power cut the console cannot continue the link
     game: linktest reports it lost."""
-    from pisti_app.session import GameSession
+    from pisti_app.match.session import GameSession
     header = GameSession.header
 
     def plain(self):

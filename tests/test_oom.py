@@ -22,7 +22,8 @@ WRAPPER = '''
 import sys
 sys.path.append("lib")
 import pisti_app
-from pisti_app import app as app_mod, begin, play
+from pisti_app import app as app_mod
+from pisti_app.match import begin, play
 WHERE = %r
 done = []
 if WHERE == "bot":

@@ -202,7 +202,7 @@ def test_text_settings_and_derived_defaults():
     table = module_constants(os.path.join(ROOT, "pisti_core", "table.py"))
     assert str(table["TIMER_DEFAULT"]) in rows["PISTI_TIMER"][0]  # a new console's timer (T-3)
     app = module_constants(os.path.join(ROOT, "lib", "pisti_app", "app.py"))
-    en = strings("str_en")
+    en = strings("pisti_app.texts.str_en")
     delay = rows["PISTI_DELAY"][0]
     for ms, name in zip(app["SPEEDS"], ("sp_slow", "sp_normal", "sp_fast", "sp_vfast"), strict=True):
         assert "%s `%d`" % (en[name], ms) in delay, "Speed %s is %d ms: %r" % (en[name], ms, delay)
@@ -217,7 +217,7 @@ def test_text_settings_and_derived_defaults():
 
 
 def strings(module):
-    tree = parse(os.path.join(ROOT, "lib", "pisti_app", module + ".py"))
+    tree = parse(os.path.join(ROOT, "lib", *module.split(".")) + ".py")
     for node in tree.body:
         if isinstance(node, ast.Assign) and node.targets[0].id == "S":
             return ast.literal_eval(node.value)
@@ -227,7 +227,7 @@ def strings(module):
 def test_levels_are_named_in_both_languages_where_they_are_introduced():
     text = readme()
     opening = text[:text.index("\n## ")]
-    en, tr = strings("str_en"), strings("str_tr")
+    en, tr = strings("pisti_app.texts.str_en"), strings("pisti_app.texts.str_tr")
     for lv in ("acemi", "kalfa", "usta"):
         name = "lv_" + lv
         assert tr[name] in opening and en[name] in opening, (tr[name], en[name])

@@ -11,7 +11,7 @@ import pytest
 
 from test_app_match import First
 
-from pisti_app import stats
+from pisti_app.match import stats
 from pisti_app.status import STATS
 from pisti_core.match import new_hand
 from pisti_core.crc import crc16
@@ -164,7 +164,7 @@ def test_a_practice_match_left_to_continue_counts_its_hands_only(device):
     d.app.start_game("pisti", 2, [None, "acemi"], 151, False)
     d.app.bots[0] = First()
     until(d, screen("hand_end"))
-    from pisti_app import leaving
+    from pisti_app.match import leaving
     leaving.leave(d.app.play)
     r = d.status()["stats"]["pisti"]
     assert (r["matches"], r["hands"]) == (0, 1)
@@ -251,7 +251,7 @@ def _image_with(device, stats_blob):
     d.press("A")
     play_match(d, "pisti", 2, (None, "acemi"), 101, True, [100, 0])
     d.app.start_game("pisti", 2, [None, "kalfa"], 151, False)
-    from pisti_app import leaving
+    from pisti_app.match import leaving
     leaving.leave(d.app.play)  # kept to Continue
     st = d.status()
     assert st["rankings"] and d.app.kept is not None

@@ -88,7 +88,7 @@ def sit(d, game, players, totals=None, base=0, rated=True, level="usta", acts=0,
     """A game at the table as if ``base`` hands were played to ``totals``:
     seat 0 leads (the dealer is the last seat), then ``acts`` random legal
     actions are taken (seat 0 to move after them, if possible)."""
-    from pisti_app.session import GameSession
+    from pisti_app.match.session import GameSession
 
     app = d.app
     m = Match(game, players, None, dealer=players - 1)
@@ -231,7 +231,7 @@ def test_T1_no_undo_in_rated_games_even_when_switched_on(device):
     my_turn(d)
     d.long("B")
     assert "undo" not in d.status()["menu"] and d.status()["menu"][-1] == "leave"
-    from pisti_app import leaving
+    from pisti_app.match import leaving
     assert leaving.undo(d.app.play) is False  # nor by any other door
 
 
@@ -371,7 +371,7 @@ def test_T4_leaving_costs_what_the_confirmation_says(device, door, branch, game,
     d = device(PISTI_SEED=1, PISTI_DELAY=100, PISTI_TIMER=30, nvm=nvm)
     d.press("A")
     s = sit(d, game, players, totals, base=done)
-    from pisti_app import leaving
+    from pisti_app.match import leaving
     assert s.rated and leaving.cost(d.app, d.app.session)[1] == words  # T-4 branch: %s
     key = "%s:%d:usta" % (game, players)
     if door == "exit":

@@ -124,7 +124,7 @@ def test_T6_a_boot_with_less_than_the_reserve_free_compacts_before_the_game_and_
     compacts then (one erase, the heap tidy), keeping the kept game; the
     store holds no 4 KB image buffer at the table (it is allocated for a
     compaction only)."""
-    from pisti_app.saves import RESERVE
+    from pisti_app.match.saves import RESERVE
 
     nvm = FlashNvm()
     _fill_to(RESERVE - 400)(nvm)
@@ -369,7 +369,7 @@ def test_T6_power_cut_sweep_over_a_compaction_in_the_middle_of_a_game(tmp_path, 
     cut point of the first hand's writes, that compaction included, is cut
     and rebooted: the game in progress is as before or after the write,
     or (inside the compaction, before its record is programmed) lost whole."""
-    from pisti_app import saves
+    from pisti_app.match import saves
 
     monkeypatch.setattr(saves, "RESERVE", 0)
     log, _ = reference_match(tmp_path, seeds=(9,), prefill=_fill_to(150))

@@ -15,8 +15,9 @@ import pytest
 
 from test_app_strings import TABLES, filled
 
-from pisti_app import gfx, str_en, str_tr
-from pisti_app.wrap import wrap
+from pisti_app.screens import gfx
+from pisti_app.texts import str_en, str_tr
+from pisti_app.texts.wrap import wrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CODE_DIRS = ("lib", "pisti_core")
@@ -25,7 +26,7 @@ TEXT_FILES = ("str_en.py", "str_tr.py")
 # Keys made at run time: "lv_" + a level (menus.LEVELS), "cost_" + a branch
 # of pisti_core.table.leave_branch, "nvm_" + the saves' state (app.py),
 # "r_" + a P-12 row of results_pisti, t(game) for "pisti" / "yedili", a
-# menu's help key + "_edit" (pisti_app.menu: three buttons editing a value).
+# menu's help key + "_edit" (pisti_app.screens.menu: three buttons editing a value).
 DYNAMIC = (r"r_(cards|aces|jacks|two_clubs|ten_diamonds|majority|pistis|jack_pistis)", r"help_(settings|new|host)_edit",
            r"lv_(acemi|kalfa|usta|person)", r"cost_\w+", r"nvm_(reset|recovered)", r"pisti|yedili")
 

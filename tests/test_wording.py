@@ -18,7 +18,7 @@ from console import labels_out_of_bounds
 from test_app_strings import region_matches_text
 from test_app_yedili import play as yedili_play
 
-from pisti_app import rules_tr, str_tr
+from pisti_app.texts import rules_tr, str_tr
 from console import sit as sit_down
 
 # gc.collect() collects nothing in this module's tests (tests/conftest.py).
@@ -86,7 +86,7 @@ def test_the_persons_draw_and_pass_are_in_the_second_person(device, lang, drew, 
             break
     assert seen == {"draw": True, "pass": True}, seen
     # A bot's draw stays in the third person
-    from pisti_app.yedili_parts import play_text
+    from pisti_app.screens.yedili_parts import play_text
     from pisti_core.yedili import DRAW
 
     h = d.app.session.match.hand
@@ -110,7 +110,7 @@ def test_the_persons_muamele_pick_is_in_the_second_person(device):
     move_cursor(d, 0)
     d.press("A", after=20)
     card = h.muamele[0][-1]
-    from pisti_app.names import card_text
+    from pisti_app.texts.names import card_text
 
     want = "%s çektin" % card_text(card) + (" +3" if (card % 52) >> 2 == 6 else "")
     assert d.status()["message"] == want and d.app.screen.msg.text == want

@@ -82,7 +82,7 @@ class Buttons:
 
 def seat_session(d, players, dealer, deck, bots):
     """The hand of ``deck`` at the table of ``d`` with outside bots ``bots`` (seat: Told)."""
-    from pisti_app.session import GameSession
+    from pisti_app.match.session import GameSession
 
     d.press("B" if isinstance(d, Wing) else "A")  # past the splash, as a person would
     d.run(100)

@@ -480,7 +480,7 @@ def saved_game(nvm_path):
     (sorted: each console keeps them from its own seat); None if none."""
     sys.path[:0] = [p for p in (ROOT, os.path.join(ROOT, "lib")) if p not in sys.path]
     from pisti_core.nvlog import Store
-    from pisti_app.session_io import FIXED, deck_len  # the header's layout (pisti_app.session)
+    from pisti_app.match.session_io import FIXED, deck_len  # the header's layout (pisti_app.match.session)
     try:
         with open(nvm_path, "rb") as f:
             st = Store(bytearray(f.read()))

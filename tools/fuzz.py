@@ -236,7 +236,7 @@ def position(app):
 
 def _restore(header, actions, below):
     """The position a saved header + actions restores to (as the device would)."""
-    from pisti_app import session_io
+    from pisti_app.match import session_io
 
     state = random.getstate()  # the checks must not move the firmware's random
     try:
@@ -647,7 +647,8 @@ def _hook(fuzzer, session):
         return out
 
     cls.refresh = refresh
-    from pisti_app import app as app_mod, leaving, saves
+    from pisti_app import app as app_mod
+    from pisti_app.match import leaving, saves
 
     ch = fuzzer.chain
     ch.writing = None
@@ -679,7 +680,7 @@ def _hook(fuzzer, session):
     saves.Saves.start = wrap("start", saves.Saves.start, lambda a: a[0].header())
     saves.Saves.end = wrap("end", saves.Saves.end, lambda a: None)
     from pisti_core import nvlog
-    # (the statistics, pisti_app.stats: written at a hand's end, before its last card is shown)
+    # (the statistics, pisti_app.match.stats: written at a hand's end, before its last card is shown)
     real_stats = nvlog.Store.put_stats
 
     def put_stats(self, data):

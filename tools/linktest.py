@@ -7,15 +7,15 @@
 
 Two consoles (a host and a guest) run the link's real code
 (``pisti_core.linkgame.Lockstep`` over ``pisti_core.linkchan``, and the
-app's remote seat, ``lib/pisti_app/remote.py``, which turns the link into a
+app's remote seat, ``lib/pisti_app/link/remote.py``, which turns the link into a
 seat the table moves like a bot's) in one process on a virtual clock (10 ms
 ticks), joined by ``tools/shims/uart.py``'s cable: bytes lost with
 probability ``--loss``, flipped with ``--corrupt`` (default loss / 5),
 stray noise bytes, a delay, cable cuts (up to a minute, within L-7's
 3 minutes) and power cuts on either console at a random cut point of one
-of its own nvm writes (the app's saves, ``pisti_app.saves`` on
+of its own nvm writes (the app's saves, ``pisti_app.match.saves`` on
 ``tools/shims/nvm.FlashNvm``): it boots from what its flash holds, opens the
-link again from the saved game (``pisti_app.relink.resume_lock``) and the
+link again from the saved game (``pisti_app.link.relink.resume_lock``) and the
 one behind catches up (L-9). Whole matches of every mode (Pişti 2p and 4p with the
 people as partners or opponents, Pis Yedili 2, 3, 4) are played with random
 legal choices for the people and the bots.
@@ -45,10 +45,10 @@ for _p in (ROOT, os.path.join(ROOT, "lib")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-from pisti_app.relink import resume_lock
-from pisti_app.remote import LinkPlay, link_info
-from pisti_app.saves import Saves
-from pisti_app.session import GameSession
+from pisti_app.link.relink import resume_lock
+from pisti_app.link.remote import LinkPlay, link_info
+from pisti_app.match.saves import Saves
+from pisti_app.match.session import GameSession
 from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from pisti_core.match import Match
@@ -69,9 +69,9 @@ LEAN = None  # Lockstep(lean=...): --lean unloads the code between hands, as on 
 
 class Console:
     """One console: its Lockstep, its saves -- the app's own
-    (:class:`pisti_app.saves.Saves` on a :class:`tools.shims.nvm.FlashNvm`
+    (:class:`pisti_app.match.saves.Saves` on a :class:`tools.shims.nvm.FlashNvm`
     that a power cut can stop at any cut point of any write) holding the
-    game as a :class:`pisti_app.session.GameSession` with its link (L-9) --
+    game as a :class:`pisti_app.match.session.GameSession` with its link (L-9) --
     and a random source for its person's (and, on the host, its bots')
     choices. It follows the link as the app's table does: each hand dealt
     by the link, the remote seats' actions taken from it, every action
@@ -104,7 +104,7 @@ class Console:
 
     def _sit(self):
         """The first deal (or a game the link holds and this console does not):
-        sit down as ``pisti_app.linkmenu.start_link_game`` does, and save."""
+        sit down as ``pisti_app.link.linkmenu.start_link_game`` does, and save."""
         lk = self.link
         s = lk.setup
         m = Match(s.game, s.players, s.target, 0)

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: MIT
 """The console's texts as files on flash: ``assets/strings/<lang>.txt``.
 
-``lib/pisti_app/str_en.py`` and ``str_tr.py`` are where the texts are
+``lib/pisti_app/texts/str_en.py`` and ``str_tr.py`` are where the texts are
 written (``S``, and ``S3`` for three buttons); the device does not import
 them: a dict of ~150 texts is ~7 KB of heap there. It reads one line of
-this file per lookup instead (:mod:`pisti_app.strings`), keeping only a
+this file per lookup instead (:mod:`pisti_app.texts.strings`), keeping only a
 4-byte index entry a text in RAM.
 
 File layout: a first line ``# pisti texts <lang> <count>``, then one line a
@@ -32,7 +32,7 @@ LANGS = ("en", "tr")
 
 
 def key_hash(key):
-    """The 16-bit hash of a key, as ``pisti_app.strings`` computes it."""
+    """The 16-bit hash of a key, as ``pisti_app.texts.strings`` computes it."""
     h = 5381
     for ch in key:
         h = ((h * 33) ^ ord(ch)) & 0xFFFF
@@ -40,7 +40,7 @@ def key_hash(key):
 
 
 def _table(lang):
-    path = os.path.join(ROOT, "lib", "pisti_app", "str_%s.py" % lang)
+    path = os.path.join(ROOT, "lib", "pisti_app", "texts", "str_%s.py" % lang)
     spec = importlib.util.spec_from_file_location("_str_" + lang, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -80,18 +80,18 @@ CALIBRATE = ("adafruit_ticks", "adafruit_displayio_ssd1306",
              "adafruit_bitmap_font.pcf", "adafruit_bitmap_font.bitmap_font",
              "pisti_core.cards", "pisti_core.pisti", "pisti_core.match", "pisti_core.table",
              "pisti_core.bots.pisti_bots", "pisti_core.bots.pisti_end", "pisti_core.yedili",
-             "pisti_core.nvlog", "pisti_app.str_en", "pisti_app.str_tr",
+             "pisti_core.nvlog", "pisti_app.texts.str_en", "pisti_app.texts.str_tr",
              # today's app, in the order a Pis Yedili game loads it
-             "pisti_app.util", "pisti_app.strings", "fonts", "pisti_app.gfx", "pisti_app.keys",
-             "pisti_app.screen", "pisti_app.sound", "pisti_app.board", "pisti_app.records",
-             "pisti_app.app", "pisti_app.menu", "pisti_app.menus", "pisti_app.saves",
-             "pisti_app.play", "pisti_app.movetimer", "pisti_app.session", "pisti_app.sprites", "pisti_app.table",
-             "pisti_app.yedili_parts",
-             "pisti_app.yedili_table", "pisti_core.yedili_obs", "pisti_core.bots.yedili_bots",
-             "pisti_core.bots.yedili_heur", "pisti_app.results", "pisti_app.results_yedili",
+             "pisti_app.util", "pisti_app.texts.strings", "fonts", "pisti_app.screens.gfx", "pisti_app.keys",
+             "pisti_app.screens.screen", "pisti_app.sound", "pisti_app.board", "pisti_app.match.records",
+             "pisti_app.app", "pisti_app.screens.menu", "pisti_app.screens.menus", "pisti_app.match.saves",
+             "pisti_app.match.play", "pisti_app.match.movetimer", "pisti_app.match.session",
+             "pisti_app.screens.sprites", "pisti_app.screens.table", "pisti_app.screens.yedili_parts",
+             "pisti_app.screens.yedili_table", "pisti_core.yedili_obs", "pisti_core.bots.yedili_bots",
+             "pisti_core.bots.yedili_heur", "pisti_app.screens.results", "pisti_app.screens.results_yedili",
              # link play's, in the order a link game loads them
              "pisti_core.linkframe", "pisti_core.linkchan", "pisti_core.linkrec", "pisti_core.linkgame",
-             "pisti_core.linkproto", "pisti_core.linkrx", "pisti_app.remote")
+             "pisti_core.linkproto", "pisti_core.linkrx", "pisti_app.link.remote")
 
 
 def site_packages():

@@ -6,31 +6,26 @@
 
 The handheld's application for Pişti and Pis Yedili on a 128x64 SSD1306
 with six buttons. ``code.py`` calls :func:`run`; the same code runs on a
-desktop through Blinka and the shims in ``tools/shims``. Its modules, by job
-(one flat package: on the board each sub-package would cost heap at every
-screen):
+desktop through Blinka and the shims in ``tools/shims``.
 
-* the shell: ``app`` (the screen stack, the tick loop), ``board`` (the parts,
-  screen sleep, the battery), ``keys``, ``sound``, ``startup`` (the boot's
-  settings), ``hw`` (the board built from ``settings.toml``), ``oom``, ``util``;
-* the match in play: ``play`` (:class:`pisti_app.play.Play`: the session, the
-  seats, the saves, the move timer, the link), ``begin`` (a match begins),
-  ``leaving`` (the ways out), ``session`` and ``session_io`` (the game and its
-  save), ``movetimer``, ``demo``;
-* what the console keeps: ``records`` (the saves and the ranking as the app
-  holds them), ``saves``, ``prefs``, ``stats``;
-* the link: ``linkmenu`` (Host, Join), ``remote`` (the link during a game),
-  ``linkends`` (its rare turns), ``relink`` (opened again after a boot),
-  ``linkport`` (the UART);
-* the screens, views of the above: ``screen`` (their base), ``splash``,
-  ``menu`` and ``menus``, ``info`` and ``stats_page``, ``confirm``, ``table``
-  with ``pisti_table`` and ``yedili_table`` (``yedili_parts``,
-  ``yedili_compact``), ``results`` (``results_pisti``, ``results_yedili``),
-  ``match_end``, and what they draw with: ``gfx``, ``sprites``, ``battdraw``,
-  ``battmark``;
-* the texts: ``strings`` (``str_en``, ``str_tr``), ``rules_en``,
-  ``rules_tr``, ``names``, ``wrap``; ``status`` answers scripts and the
-  simulator.
+Here, at the top, is the shell: ``app`` (:class:`pisti_app.app.App`: the
+screen stack, the tick loop, the prefs), ``board`` (the parts, screen
+sleep, the battery), ``hw`` (the board built from ``settings.toml``),
+``keys``, ``sound``, ``startup`` (the boot's settings), ``prefs``, ``oom``
+(running out of memory), ``util`` (ticks, assets, the modules' lifetimes)
+and ``status`` (what scripts and the simulator read). The rest, by job:
+
+* ``match``: the match in play, in one place (:class:`pisti_app.match.play.Play`:
+  the session, the seats, the saves, the move timer, the link), how it
+  begins, ends and is left, and what it keeps (saves, records, statistics);
+* ``screens``: the views: each draws what the app and the match hold and
+  turns keys into requests, and what they draw with (``gfx``, ``sprites``);
+* ``texts``: every text shown, in English and Turkish, and the rules pages;
+* ``link``: link play over the cable, loaded only for it.
+
+A screen or scene that loads modules of its own names them in ``NEEDS``;
+:func:`pisti_app.util.release` unloads them when it goes (their code is
+heap on the board).
 
 ``current`` holds the running :class:`pisti_app.app.App` (the simulator
 reads it).

@@ -7,10 +7,10 @@
 :class:`App` is the console's shell: the stack of screens, the tick loop,
 the hardware (display, keys, sound, battery, screen sleep), the prefs and
 the saves. The match in play is :attr:`App.play`
-(:class:`pisti_app.play.Play`, loaded while a game is on); the screens
+(:class:`pisti_app.match.play.Play`, loaded while a game is on); the screens
 only show it. ``tick()`` is called about every 10 ms by :func:`pisti_app.run`.
 
-Saves (:mod:`pisti_app.saves`) live in ``hw.nvm`` (``microcontroller.nvm``):
+Saves (:mod:`pisti_app.match.saves`) live in ``hw.nvm`` (``microcontroller.nvm``):
 settings, ranking and the game in progress (T-6). The settings read at boot
 (``settings.toml``) are :mod:`pisti_app.startup`'s.
 """
@@ -20,7 +20,8 @@ import gc
 import displayio
 import supervisor
 
-from pisti_app import strings, util
+from pisti_app.texts import strings
+from pisti_app import util
 from pisti_app.board import Board
 from pisti_app.keys import Input
 from pisti_app.sound import Sound
@@ -28,20 +29,20 @@ from pisti_app.util import const, forget, log_mem, release, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # (names the board has interned already: an import here costs nothing)
-    import pisti_app.play
-    import pisti_app.records
-    import pisti_app.demo  # noqa: F401 (named in a type comment only: the board has no typing module)
+    import pisti_app.match.play
+    import pisti_app.match.records
+    import pisti_app.match.demo  # noqa: F401 (named in a type comment only: the board has no typing module)
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
-_DEMO_IDLE = const(30000)  # ms without a key (at the main menu) before the demo starts (pisti_app.demo)
+_DEMO_IDLE = const(30000)  # ms without a key (at the main menu) before the demo starts (pisti_app.match.demo)
 
 
 class App:
     """The console application on hardware ``hw`` (see :mod:`pisti_app.hw`)."""
 
-    demos = 0  # demos started since boot: the next one's game (pisti_app.demo.MODES)
-    # The menus' scene: the modules only they use, released at a table (one string: see pisti_app.play).
-    NEEDS = "menus menu info confirm wrap splash leaving"
+    demos = 0  # demos started since boot: the next one's game (pisti_app.match.demo.MODES)
+    # The menus' scene: the modules only they use, released at a table (one string: see pisti_app.match.play).
+    NEEDS = "screens.menus screens.menu screens.info screens.confirm screens.splash texts.wrap match.leaving"
     forget = staticmethod(forget)  # unload modules no longer used (pisti_app.util.forget)
 
     def __init__(self, hw, resume=False):
@@ -52,11 +53,11 @@ class App:
         strings.set_buttons(self.input.three)  # key help for this board's buttons
         self.sound = Sound(hw.buzzer)
         self.outside_bots = {}  # seat -> bot or factory: see seat_bot()
-        self.play = None  # type: pisti_app.play.Play | None  # the match in play (or a link game's set-up)
-        self.resumed = False  # this boot went back into the kept game (pisti_app.begin.resume_kept)
+        self.play = None  # type: pisti_app.match.play.Play | None  # the match in play (or a link game's set-up)
+        self.resumed = False  # this boot went back into the kept game (pisti_app.match.begin.resume_kept)
         self.restart = False  # run() restarts the board into the saved game (a link game's start)
         self.linked_boot = False  # a link game was played since this boot
-        self.kept = None  # a game left to Continue (pisti_app.saves.Kept), saved in nvm
+        self.kept = None  # a game left to Continue (pisti_app.match.saves.Kept), saved in nvm
         self.refreshes = 0  # display refreshes since boot
         self.dirty = True  # the display is refreshed at the end of the tick
         self._blank = displayio.Group()  # shown while one screen is replaced by another
@@ -66,9 +67,9 @@ class App:
         self.todo = None  # (function, args) to run at the end of this tick: later()
         # Set at boot by pisti_app.startup.init (whose code is not kept once the console runs):
         self.memlog = 0  # PISTI_MEMLOG (2: also the modules loaded)
-        self.records = None  # type: pisti_app.records.Records  # pyright: ignore[reportAttributeAccessIssue] (set by init)
+        self.records = None  # type: pisti_app.match.records.Records  # pyright: ignore[reportAttributeAccessIssue] (set by init)
         self.prefs = {}  # type: dict
-        self.demo = None  # type: pisti_app.demo.Demo | None  # the demo while one plays (watch())
+        self.demo = None  # type: pisti_app.match.demo.Demo | None  # the demo while one plays (watch())
         self.delay_override = None  # type: int | None  # PISTI_DELAY
         self.below = None  # Match's default, os.urandom (T-6); pisti_app.startup.seeded_below with PISTI_SEED
         self.notices = []  # type: list  # this boot's, one line each: the saves, then the settings ignored
@@ -84,7 +85,7 @@ class App:
         elif go and not bad:
             self.start_game(*go)
         else:  # (with PISTI_START, the splash only to name the settings ignored)
-            from pisti_app.splash import Splash
+            from pisti_app.screens.splash import Splash
             self.show(Splash(self, self.now, go))
         if not first and go and not bad and self.notices and self.screen.name == "table":
             self.screen.say(self.notices[0], 3000)
@@ -148,7 +149,7 @@ class App:
     def idle(self):
         """True when nothing happens until a key is pressed (for the simulator)."""
         top = self.stack[-1]
-        if top.name != "table":  # (a result drops keys for a moment, pisti_app.results: no key awaited yet)
+        if top.name != "table":  # (a result drops keys for a moment, pisti_app.screens.results: no key awaited yet)
             return (self.input.mute_until is None and not self.input.mute_for) or top.name == "menu"
         return not top.holding and top.toast_until is None and self.play.idle()  # pyright: ignore[reportOptionalMemberAccess] (a table has its match)
 
@@ -211,20 +212,20 @@ class App:
 
     def ask(self, title, text, on_yes, keys_text, on_no=None):
         """A question (or, without ``on_no``, a notice) over the screen."""
-        from pisti_app.confirm import Confirm
+        from pisti_app.screens.confirm import Confirm
         self.push(Confirm(self, title, text, on_yes, keys_text, on_no))
 
-    # What the console keeps (pisti_app.records), as scripts and screens read it.
+    # What the console keeps (pisti_app.match.records), as scripts and screens read it.
     saves = property(lambda self: self.records.saves)
     rankings = property(lambda self: self.records.rankings)
 
     # -- menus and games -----------------------------------------------------------
     @property
     def menus(self):
-        """The menus (:class:`pisti_app.menus.Menus`), loaded when first needed."""
+        """The menus (:class:`pisti_app.screens.menus.Menus`), loaded when first needed."""
         m = self._menus
         if m is None:
-            from pisti_app.menus import Menus
+            from pisti_app.screens.menus import Menus
             m = self._menus = Menus(self)
         return m
 
@@ -248,22 +249,22 @@ class App:
         self.show(self.menus.main())
 
     def start_game(self, game, players, levels, target=None, rated=False):
-        """A new match (:func:`pisti_app.begin.start_game`)."""
-        from pisti_app.begin import start_game
+        """A new match (:func:`pisti_app.match.begin.start_game`)."""
+        from pisti_app.match.begin import start_game
         start_game(self, game, players, levels, target, rated)
-        forget("pisti_app.begin")
+        forget("pisti_app.match.begin")
 
     def continue_game(self, boot=False):
-        """Back to the game kept (:func:`pisti_app.begin.continue_game`); at
-        ``boot``, :func:`pisti_app.begin.resume_kept`."""
-        from pisti_app import begin
+        """Back to the game kept (:func:`pisti_app.match.begin.continue_game`); at
+        ``boot``, :func:`pisti_app.match.begin.resume_kept`."""
+        from pisti_app.match import begin
         (begin.resume_kept if boot else begin.continue_game)(self)
-        forget("pisti_app.begin")
+        forget("pisti_app.match.begin")
 
     def seat_bot(self, seat, bot):
         """The outside-bot hook: ``bot`` (with ``choose(obs)``, or a factory
         ``bot(game, seat, players)``) plays ``seat`` in this game and every
-        later one (:meth:`pisti_app.play.Play.sit`); ``None`` gives it back."""
+        later one (:meth:`pisti_app.match.play.Play.sit`); ``None`` gives it back."""
         if bot is None:
             self.outside_bots.pop(seat, None)
         else:
@@ -272,8 +273,8 @@ class App:
                 self.play.sit_outside(seat, bot)
 
     def watch(self):
-        """The demo (:mod:`pisti_app.demo`): bots play until a key is pressed."""
-        from pisti_app.demo import Demo
+        """The demo (:mod:`pisti_app.match.demo`): bots play until a key is pressed."""
+        from pisti_app.match.demo import Demo
         self.demo = Demo(self)
 
     # -- settings ----------------------------------------------------------------

@@ -14,7 +14,7 @@ play or a screen moves by itself, and for a rated game's last 10 s (T-3:
 its clock runs on meanwhile).
 """
 
-from pisti_app import gfx
+from pisti_app.screens import gfx
 from pisti_app.util import const, ticks_add, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
@@ -58,7 +58,7 @@ class Board:
             v = p[3] = p[0].value * 9900 >> 16
             v = 0 if p[1].value else 2 if v < 3400 else 1
             if v != gfx.batt or (p[4] and app.stack[-1].name == "table"):
-                from pisti_app import battmark  # (a change: rare)
+                from pisti_app.screens import battmark  # (a change: rare)
                 battmark.tick(app, p, v)
         if busy:
             self.woke = now

@@ -137,7 +137,7 @@ class Hardware:
             buzzer_pin = getattr(board, "GP16", None)
         low = rd.num("PISTI_BUTTON_PRESSED_LOW", 1, lambda v: v in (0, 1), "0 or 1")
         supply = _supply(rd, board, gp)
-        from pisti_app import gfx
+        from pisti_app.screens import gfx
         gfx.batt = 0  # no battery mark until the supply is read (a desktop rig boots again)
 
         displayio.release_displays()

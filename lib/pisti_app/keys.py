@@ -68,8 +68,8 @@ class Input:
         self._long_done = bytearray(n)
         self._at = [0] * n  # ticks of the press
         self._next = [0] * n  # ticks of the next repeat
-        self.mute_until = None  # ticks until which keys are dropped (pisti_app.splash)
-        self.mute_for = 0  # ms of keys to drop from the next screen's first frame on (pisti_app.results)
+        self.mute_until = None  # ticks until which keys are dropped (pisti_app.screens.splash)
+        self.mute_for = 0  # ms of keys to drop from the next screen's first frame on (pisti_app.screens.results)
 
     def muted(self, now):
         """Drop the keys while muted (:attr:`mute_until`; :attr:`mute_for`

@@ -15,7 +15,7 @@ import time
 
 import displayio
 
-from pisti_app import gfx
+from pisti_app.screens import gfx
 from pisti_app.util import release
 
 
@@ -43,7 +43,7 @@ def out_of_memory(hw, three, err, where):
     saved (T-6: every action was written before it was shown) until OK is
     pressed, then free the pins for the next boot. ``where``: the package
     :mod:`pisti_app`, whose ``current`` is the :class:`Notice` meanwhile."""
-    from pisti_app import strings
+    from pisti_app.texts import strings
 
     display = hw.display
     keys = hw.keys
@@ -91,7 +91,7 @@ def resume_failed(app, err, kept):
     ran out of memory again: the main menu instead, the game still kept to
     Continue (nothing saved is touched), and a notice saying so; never a
     traceback, never a loop of restarts."""
-    from pisti_app import strings
+    from pisti_app.texts import strings
 
     print("pisti: out of memory going back into the game (%s)" % (err,))
     link = app.link

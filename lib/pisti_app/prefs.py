@@ -5,7 +5,7 @@
 =================
 
 The console's settings as a small blob for the nvm (see
-:mod:`pisti_app.saves`); imported only while they are read or written.
+:mod:`pisti_app.match.saves`); imported only while they are read or written.
 
 Settings blob (version 1)::
 

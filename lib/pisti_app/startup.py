@@ -199,15 +199,15 @@ def notices(bad, template, short):
 def saved(app):
     """The boot's notices about the saves (``app.nvm_state`` and
     ``nvm_notice`` set); statistics that do not read are reset here, alone,
-    and said so (:func:`pisti_app.stats.load`)."""
-    from pisti_app import strings
+    and said so (:func:`pisti_app.match.stats.load`)."""
+    from pisti_app.texts import strings
     sv = app.saves
     k = "nvm_" + sv.state
     if sv.store.stats is not None:
-        from pisti_app import stats
+        from pisti_app.match import stats
         if stats.load(sv)[1]:
             k = "stats_reset"
-        app.forget("pisti_app.stats")
+        app.forget("pisti_app.match.stats")
     st = app.nvm_state = sv.state  # as boot found the nvm
     app.nvm_notice = sv.notice
     return [] if st == "ok" else [strings.t(k)]
@@ -220,8 +220,8 @@ def init(app, hw):
     settings ignored) for the first screen."""
     # The App's own boot, kept out of its class (loaded only to boot).
     import random
-    from pisti_app import strings
-    from pisti_app.saves import default_prefs
+    from pisti_app.texts import strings
+    from pisti_app.match.saves import default_prefs
     rd = Reader(list(hw.bad or ()))  # a bad setting: its default, and a notice
     start, target, rated, lang, timer, delay, seed, memlog = boot_settings(rd)
     app.memlog = memlog
@@ -231,7 +231,7 @@ def init(app, hw):
         ff = b"\xff" * 64
         for i in range(0, 4096, 64):
             nvm[i:i + 64] = ff
-    from pisti_app.records import Records
+    from pisti_app.match.records import Records
     app.records = Records(nvm)
     prefs = app.prefs = default_prefs()
     app.saves.read_prefs(prefs)
@@ -254,7 +254,7 @@ def init(app, hw):
     before = set(sys.modules)
     kept = app.saves.kept(app.below, stamp)
     if kept is not None:
-        from pisti_app.saves import keep
+        from pisti_app.match.saves import keep
         kept = keep(kept)
     app.kept = kept
     # The game's code, loaded to read it, goes again (the menus come first).

@@ -9,7 +9,7 @@ board that nobody asks never compiles it (its many field names would be
 interned for good, heap on the device).
 """
 
-from pisti_app import strings
+from pisti_app.texts import strings
 
 
 def app_status(self, rankings=True):
@@ -32,7 +32,7 @@ def app_status(self, rankings=True):
           "demo": self.demo is not None,
           "nvm": {"erases": erases, "state": state, "notice": notice}}
     if self.hw.supply is not None:  # the battery (PISTI_BATTERY): what the title bars show
-        from pisti_app import gfx
+        from pisti_app.screens import gfx
         st["battery"] = {"mv": self.hw.supply[3], "mark": ("usb", "battery", "low")[gfx.batt]}
     if rankings:  # the statistics, from the saves as the ranking
         st["stats"] = stats_dict(self)
@@ -87,13 +87,13 @@ STATS = ("matches", "won", "hands", "hands_won", "pistis", "jack_pistis", "strea
 
 
 def stats_dict(app):
-    """The statistics (:mod:`pisti_app.stats`) as ``{'pisti': {name: n}, 'yedili':
+    """The statistics (:mod:`pisti_app.match.stats`) as ``{'pisti': {name: n}, 'yedili':
     {...}}`` (Pis Yedili has no piştis)."""
     from pisti_core import GAMES
 
-    from pisti_app import stats
+    from pisti_app.match import stats
     b = stats.load(app.saves)[0]
-    app.forget("pisti_app.stats")
+    app.forget("pisti_app.match.stats")
     out = {}
     for g in (0, 1):
         out[GAMES[g]] = {STATS[i]: stats.get(b, g, i) for i in range(8) if not (g and i in (4, 5))}

@@ -98,8 +98,9 @@ def forget(*names):
 def release(owner):
     """Unload the modules ``owner`` (a scene, or its class) declares in its
     ``NEEDS``: what it alone loaded, as one string of names, pisti_app's
-    modules by their own name and pisti_core's after ``core.`` (a short
-    string: it stays in the heap while its owner's module is loaded)."""
+    modules below the package (``screens.menu``) and pisti_core's after
+    ``core.`` (one string: it stays in the heap while its owner's module is
+    loaded)."""
     for name in owner.NEEDS.split():
         forget("pisti_core." + name[5:] if name.startswith("core.") else "pisti_app." + name)
 

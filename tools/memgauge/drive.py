@@ -123,7 +123,7 @@ def _status():
         h = s.match.hand
         if h is not None:
             st["ply"] = h.ply
-    from pisti_app import strings
+    from pisti_app.texts import strings
     st["lang"] = strings.lang()
     return st
 
@@ -156,7 +156,7 @@ def value(key):
 
 
 def text(key):
-    from pisti_app.strings import t
+    from pisti_app.texts.strings import t
     return t(key)
 
 

@@ -177,7 +177,7 @@ def _run():
     real_later = App.later
 
     def later(self, fn, *args):
-        # link play: the linked game (pisti_app.linkmenu.start_link_game, at the end of a tick)
+        # link play: the linked game (pisti_app.link.linkmenu.start_link_game, at the end of a tick)
         # also starts in a call of its own, once the menus are freed (as start_game's)
         global _go
         if getattr(fn, "__name__", None) == "start_link_game":
