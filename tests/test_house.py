@@ -138,3 +138,27 @@ def test_the_shell_and_the_front_door_stay_small():
         assert len(f.read().splitlines()) <= 300
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         assert len(f.read().splitlines()) <= 400
+
+
+def test_every_module_a_needs_names_exists():
+    """A scene's ``NEEDS`` (and a table of them, ``*_NEEDS``) names modules
+    that exist: :func:`pisti_app.util.unload` passes over a name it cannot find."""
+    seen = 0
+    for name, path in MODS.items():
+        if not name.startswith("pisti_app"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Assign):
+                continue
+            targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            if not any(t == "NEEDS" or t.endswith("_NEEDS") for t in targets):
+                continue
+            value = ast.literal_eval(node.value)
+            for needs in (value,) if isinstance(value, str) else value:
+                for short in needs.split():
+                    full = "pisti_core." + short[5:] if short.startswith("core.") else "pisti_app." + short
+                    assert full in MODS, "%s: %s names no module" % (name, short)
+                    seen += 1
+    assert seen > 40
