@@ -926,3 +926,25 @@ def test_L9_a_host_without_the_game_offering_another_one_is_told_the_guest_is_in
     st = d.beside(guest, lambda: False, 8000)
     assert st["screen"] == "link" and st["waiting"] == "link_busy", st
     assert guest.position() == before and d.app.session is None
+
+
+def test_L3_with_a_seed_the_link_key_repeats_without_it_it_is_drawn_afresh():
+    """The link game's key gives every hand's bytes (L-3): from the secure
+    source (T-6), or with PISTI_SEED from the seeded chance, so that a seeded
+    run (the board's tests) deals the same hands each time."""
+    from pisti_app.link import linkmenu
+    from pisti_app.util import seeded_below
+
+    class Seeded:
+        below = staticmethod(seeded_below)
+
+    class Secure:
+        below = None
+
+    random.seed(5)
+    first = linkmenu._key(Seeded)
+    random.seed(5)
+    assert linkmenu._key(Seeded) == first and len(first) == 16
+    random.seed(6)
+    assert linkmenu._key(Seeded) != first
+    assert linkmenu._key(Secure) != linkmenu._key(Secure)

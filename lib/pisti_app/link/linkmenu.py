@@ -147,9 +147,13 @@ def _open(app, uart):
     return uart
 
 
-def _key():
-    import os
-    return os.urandom(16)  # L-3: the hands' bytes come from it (T-6's secure source)
+def _key(app):
+    """The link game's key: every hand's bytes come from it (L-3). The secure
+    source (T-6); with PISTI_SEED the seeded chance, so a seeded run repeats."""
+    if app.below is None:
+        import os
+        return os.urandom(16)
+    return bytes([app.below(256) for _ in range(16)])
 
 
 class LinkSetup:
@@ -183,7 +187,7 @@ def _lock(app, port, role, setup):
     """The link set up (no game yet), run every tick."""
     from pisti_app.link.remote import LinkPlay
     from pisti_core import linkgame as G
-    app.play = LinkSetup(app, LinkPlay(G.Lockstep(port, role, FIRMWARE, app.now, setup, LEVELS, key=_key())))
+    app.play = LinkSetup(app, LinkPlay(G.Lockstep(port, role, FIRMWARE, app.now, setup, LEVELS, key=_key(app))))
     app.push(LinkWait(app))
 
 

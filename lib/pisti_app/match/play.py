@@ -44,7 +44,7 @@ _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its 
 if _CHECKING:  # (named in type comments only: the board has no typing module)
     import pisti_app.match.movetimer
     import pisti_app.link.remote
-    import pisti_app.match.session  # noqa: F401
+    import pisti_app.match.session  # noqa: F401 (read by the checker in type comments, not in code)
 
 
 class Play:
