@@ -162,3 +162,19 @@ def test_every_module_a_needs_names_exists():
                     assert full in MODS, "%s: %s names no module" % (name, short)
                     seen += 1
     assert seen > 40
+
+
+def test_every_module_named_in_a_string_exists():
+    """A module named whole in a string (``forget("pisti_app.match.stats")``,
+    a table of names) is one: unloading passes over a name it cannot find."""
+    import re
+    dotted = re.compile(r"^pisti_(?:app|core)(?:\.[a-z_0-9]*[a-z0-9])+$")  # (not a prefix to complete)
+    seen = 0
+    for name, path in MODS.items():
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and dotted.match(node.value):
+                assert node.value in MODS, "%s: %r is no module" % (name, node.value)
+                seen += 1
+    assert seen > 20

@@ -101,13 +101,7 @@ def release(owner):
     modules below the package (``screens.menu``) and pisti_core's after
     ``core.`` (one string: it stays in the heap while its owner's module is
     loaded)."""
-    unload(owner.NEEDS)
-
-
-def unload(needs):
-    """Unload the modules named in ``needs``, one string of names as a
-    ``NEEDS`` spells them (:func:`release`)."""
-    for name in needs.split():
+    for name in owner.NEEDS.split():
         forget("pisti_core." + name[5:] if name.startswith("core.") else "pisti_app." + name)
 
 

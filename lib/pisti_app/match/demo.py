@@ -25,16 +25,17 @@ import gc
 import random
 
 from pisti_app.texts.strings import t
-from pisti_app.util import const, ticks_diff, unload
+from pisti_app.util import const, ticks_diff
 
 #: (game, players) in the order the demos go.
 MODES = (("pisti", 2), ("yedili", 3), ("pisti", 4), ("yedili", 4))
 LEVEL = "usta"
-# The modules only one game loads, as a NEEDS names them, in the order of
-# pisti_core.GAMES: the other game's go when the demo changes game.
-_GAME_NEEDS = ("screens.pisti_table core.bots.pisti_end core.bots.pisti_bots core.pisti_obs core.pisti",
-               "screens.yedili_table screens.yedili_parts core.bots.yedili_bots core.bots.yedili_heur "
-               "core.yedili_obs core.yedili_text core.yedili")
+# The modules only one game loads (a match releases both games' with Play.NEEDS): the
+# other game's go when the demo changes game, this one's are reused.
+_PISTI = ("pisti_app.screens.pisti_table", "pisti_core.bots.pisti_end", "pisti_core.bots.pisti_bots",
+          "pisti_core.pisti_obs", "pisti_core.pisti")
+_YEDILI = ("pisti_app.screens.yedili_table", "pisti_app.screens.yedili_parts", "pisti_core.bots.yedili_bots",
+           "pisti_core.bots.yedili_heur", "pisti_core.yedili_obs", "pisti_core.yedili_text", "pisti_core.yedili")
 _AWAKE_MS = const(180000)  # the screen kept on this long, then screen sleep applies
 _READ_MS = const(4000)  # a breakdown or the match end stays this long (at most 8 plays' time)
 
@@ -78,12 +79,12 @@ class Demo:
         app.play = None
         # The last match's screens and the other game's modules go; this
         # game's stay (a match after a match of the same game reuses them).
-        from pisti_core import GAMES, TARGETS
-        app.forget("pisti_app.screens.match_end", "pisti_app.screens.results")
-        unload(_GAME_NEEDS[1 - GAMES.index(game)])
+        app.forget("pisti_app.screens.match_end", "pisti_app.screens.results",
+                   *(_PISTI if game == "yedili" else _YEDILI))
         gc.collect()
         from pisti_app.match.play import Play
         from pisti_app.match.session import GameSession
+        from pisti_core import GAMES, TARGETS
         short = min(TARGETS[GAMES.index(game)])  # the nearest target (P-2, Y-16)
         s = GameSession.new(game, players, [LEVEL] * players, short, app.below)
         s.demo = True  # no person at the table: every seat is named a bot (pisti_app.texts.names)
