@@ -61,7 +61,7 @@ IMAGES = {  # name: (deploy profile, as .mpy, settings changed: None drops the k
     "pico_mpy": ("pico", True, {}),
     "wing": ("featherwing", False, WING_PINS),
     "pico_demo": ("pico", False, {"PISTI_DELAY": None}),  # the demo at its own pace (fewer plays to emulate)
-    "pico_seed1": ("pico", False, {"PISTI_SEED": 1}),  # a Pis Yedili 4p hand of 51 emulated s (seed 3: 148 s)
+    "pico_seed1": ("pico", False, {"PISTI_SEED": 1}),  # a seed with short Pis Yedili 4p hands, alone and linked (CI time)
 }
 
 # The person's buttons, one rule a screen (tools/devicelib/policy.mjs). The
@@ -128,7 +128,7 @@ SCENARIOS = {
                  plan=[{"screen": "*", "keys": []}]),
     "link_pisti2": dict(title="link: Pişti 2p, two people, the cable cut 10 s (.py)", image="pico",
                         until=150000, plans=_link_plans([]), cut=(21000, 10000)),
-    "link_yedili4": dict(title="link: Pis Yedili 4p, two people and two Usta (.py)", image="pico",
+    "link_yedili4": dict(title="link: Pis Yedili 4p, two people and two Usta (.py)", image="pico_seed1",
                          until=300000, plans=_link_plans(YEDILI4_USTA[:-1])),
 }
 
