@@ -12,6 +12,7 @@ function takes the :class:`pisti_core.ringgame.RingLock` (``lk``).
 """
 
 from pisti_core import ringproto as R
+from pisti_core.crc import crc16
 from pisti_core.linkchan import const
 from pisti_core.linkproto import commitment, load, sha256
 from pisti_core.linkrec import DEAL, HOST, OVER, PLAY, RESYNC, LinkError, b16, record, u16
@@ -109,8 +110,7 @@ def send_record(lk, dst, force):
     """This console's record to ``dst``, in chunks."""
     data = record(lk.match, lk.hands_done, lk.rot)
     n = len(data)
-    lk.rid = (lk.rid + 1) & 255
-    head = bytes((lk.rid,))
+    head = b16(crc16(data))  # the same record sent again: its chunks join the first's
     for i in range(0, n, _CHUNK):
         lk.net.send(R.RECORD, head + b16(i) + b16(n) + (b"\x01" if force else b"\x00") + data[i:i + _CHUNK], dst,
                     lk.now)
@@ -120,21 +120,25 @@ def on_record(lk, o, p):
     """A chunk of a record for this console; the record taken once whole."""
     if not lk.started:
         return
-    rid, at, n = p[0], u16(p, 1), u16(p, 3)
+    rid, at, n = u16(p, 0), u16(p, 2), u16(p, 4)
     box = lk.inbox
     if box is None or box[0] != o or box[1] != rid or box[2] != n:
         box = lk.inbox = [o, rid, n, bytearray(n), bytearray((n + _CHUNK - 1) // _CHUNK)]
-    chunk = p[6:]
+    chunk = p[7:]
     if at % _CHUNK or at + len(chunk) > n:
         return
     box[3][at:at + len(chunk)] = chunk
     box[4][at // _CHUNK] = 1
+    lk.resync_at = lk.now  # a record coming: the wait for it starts again
     if 0 in box[4]:
         return
     lk.inbox = None
-    m, hd = load(bytes(box[3]), lk.rot)
+    data = bytes(box[3])
+    if crc16(data) != rid:
+        return  # chunks of two records alike in length and checksum byte: asked again later
+    m, hd = load(data, lk.rot)
     step = len(m.hand.actions) + 1 if m.hand is not None else 0
-    if lk.match is None or (hd, step) >= lk.place()[0:2] or (p[5] and o == lk.host_id()):
+    if lk.match is None or (hd, step) >= lk.place()[0:2] or (p[6] and o == lk.host_id()):
         lk.match = m  # the longer record (L-4), or the host's after a mismatch (L-5)
         lk.hands_done = hd
         lk.notices.append("resync")

@@ -34,6 +34,7 @@ if _CHECKING:  # pyright's view only (the board has no typing module)
 
 LOST_MS = R.LOST_MS
 GONE_MS = R.GONE_MS
+_TIMERS_MS = const(100)  # how often the slow timers (deal, catch-up, consoles gone) are looked at
 
 def _rx():
     """The code between the plays, imported when needed."""
@@ -94,8 +95,10 @@ class RingLock:
         self.pending = []  # actions that came ahead of this console's game: (origin, hand, ply, action, digest)
         self.behind = None  # type: Any  # [position, ring id, since]: a console ahead of this one (L-13)
         self.inbox = None  # type: Any  # a record coming in chunks
-        self.rid = 0
         self.resync_at = now
+        self.timers_at = now
+        self.status_at = now
+        self.acted_at = now
         self.move_ms = 0  # T-3: the time the seat to move has used
         self.move_pos = None  # type: Any
         self.repairs = 0
@@ -218,6 +221,7 @@ class RingLock:
         ply = len(h.actions)
         h.play(a)
         dg = digest(self.match, hd, self.rot)
+        self.acted_at = self.now
         self.net.send(R.ACTION, b16(hd) + b16(ply) + bytes((a,)) + b16(dg >> 16) + b16(dg & 0xFFFF), R.ALL,
                       self.now)
         self.after_action()
@@ -252,9 +256,12 @@ class RingLock:
                 self.phase = FAILED
                 self.error = e
         if self.phase != FAILED:
-            _rx().timers(self, now)
+            if ticks_diff(now, self.timers_at) >= _TIMERS_MS:
+                self.timers_at = now
+                _rx().timers(self, now)
             self._clock(dt)
-        if ticks_diff(now, self.net.last_sent) >= R.STATUS_MS:
+        if ticks_diff(now, self.status_at) >= R.STATUS_MS and ticks_diff(now, self.acted_at) >= R.STATUS_MS:
+            self.status_at = now  # (an action says where its console stands: no status while it acts)
             _rx().status(self)
         return len(got)
 
@@ -313,6 +320,8 @@ class RingLock:
             return
         h.play(a)
         self.notices.append("action")
+        if self.behind is not None:
+            self.behind[2] = self.now  # progress: a catch-up waits for a stall (L-13)
         if digest(self.match, self.hands_done, self.rot) != dg:
             self.mismatches += 1
             _deal().repair(self, o)  # L-5: the host's record is the game

@@ -47,8 +47,8 @@ HEAD = const(6)  # origin, session, sequence (2), dst, ttl
 TTL = const(3)
 _WINDOW = const(32)
 _ORIGINS = const(8)  # (origin, session) windows kept: the newest ones
-_QUEUE = const(48)  # messages waiting on a cable that is heard
-_QUEUE_LOST = const(6)  # ... and on one that is not
+_QUEUE_LOST = const(6)  # messages kept waiting on a cable that is not heard
+_RESEND_MAX = const(120)  # the longest wait before a frame is sent again (a ring carries more than one link)
 
 
 class Ring:
@@ -100,8 +100,9 @@ class Ring:
                     q[j] = (typ, p)  # only the newest status of a console waits
                     return
         q.append((typ, p))
-        cap = _QUEUE_LOST if now is not None and c.lost(now) else _QUEUE
-        while len(q) > cap:
+        if now is None or not c.lost(now):
+            return
+        while len(q) > _QUEUE_LOST:
             j = 0
             while j < len(q) - 1 and q[j][0] == HELLO:
                 j += 1
@@ -163,7 +164,10 @@ class Ring:
             c = self.chans[i]
             if c is None:
                 continue
-            for typ, p in c.poll(now):
+            got = c.poll(now)
+            if c.wait > _RESEND_MAX:
+                c.wait = _RESEND_MAX
+            for typ, p in got:
                 if typ == HELLO:
                     if c.sessions != self.hop_sessions[i]:
                         # a neighbour's new session: it starts afresh, and what waited for it is gone

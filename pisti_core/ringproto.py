@@ -24,13 +24,13 @@ Message types (ring messages, :mod:`pisti_core.ringnet`)::
     HELLO   see hello()                OFFER   tag(2) offer_bytes
     JOIN    tag(2) 1 join / 0 decline  COMMIT  hand(2) sha256(32)
     REVEAL  hand(2) bytes(16)          ACTION  hands(2) ply(2) action digest(4)
-    NEED    force(1)                   RECORD  rid offset(2) total(2) force chunk
+    NEED    force(1)                   RECORD  crc(2) offset(2) total(2) force chunk
     STATUS  see status()               LEAVE   why(1)
 """
 
 from pisti_core import GAMES
 from pisti_core.crc import crc16
-from pisti_core.linkchan import HELLO, const
+from pisti_core.linkchan import const
 from pisti_core.linkproto import LinkVersionError
 from pisti_core.linkrec import LinkError, b16, u16
 
@@ -38,7 +38,8 @@ RING_PROTOCOL = 2  # L-11: the two-console link is protocol 1
 MAX_CONSOLES = 4
 ALL = const(255)  # a message for every console
 
-# ring message types (HELLO is linkchan's: it opens each cable's session too)
+# ring message types (linkchan's HELLO opens each cable's session, with the same bytes)
+RING_HELLO = const(16)
 OFFER = const(17)
 JOIN = const(18)
 COMMIT = const(19)
@@ -48,13 +49,12 @@ NEED = const(22)
 RECORD = const(23)
 STATUS = const(24)
 LEAVE = const(25)
-RING_HELLO = HELLO
 
 # timings (milliseconds)
-LOST_MS = const(10000)  # L-15: a console not heard for longer is shown lost
+LOST_MS = const(15000)  # L-15: a console not heard for longer is shown lost
 GONE_MS = const(180000)  # L-16: ... and for longer than this has left
-STATUS_MS = const(2500)  # L-13: a console quiet this long says where it stands
-CATCHUP_MS = const(3000)  # L-13: behind another console this long in a hand: ask for its record (twice that in a deal)
+STATUS_MS = const(5000)  # L-13: a console quiet this long says where it stands
+CATCHUP_MS = const(8000)  # L-13: behind another console and stalled this long: ask for its record
 RESYNC_MS = const(20000)  # a record asked for and not complete in this long: ask again
 DEAL_REPEAT_MS = const(4000)  # L-14: a deal not complete in this long: the commitment (and bytes) again
 

@@ -22,7 +22,7 @@ _GAME = (DEAL, PLAY, RESYNC)  # the phases of a game on
 
 def on(lk, o, typ, p):
     """A message other than an action, from console ``o``."""
-    if typ == HELLO:
+    if typ == HELLO or typ == R.RING_HELLO:
         _on_hello(lk, o, p)
     elif o == lk.me:
         return  # this console's own, from the boot before
@@ -119,7 +119,7 @@ def _table(lk, s, offer_b):
 
 def hello(lk):
     """Say hello round the ring (L-11): who this console is, and where its game is."""
-    lk.net.send(HELLO, R.hello(lk.role, lk.firmware, lk.nonce, lk.me, lk.position()), R.ALL, lk.now)
+    lk.net.send(R.RING_HELLO, R.hello(lk.role, lk.firmware, lk.nonce, lk.me, lk.position()), R.ALL, lk.now)
 
 
 def offer(lk, setup, rejoin=False):
@@ -231,13 +231,12 @@ def timers(lk, now):
     if ph == DEAL and ticks_diff(now, lk.deal_at) >= R.DEAL_REPEAT_MS:
         repeat_deal(lk)
     elif ph == RESYNC and ticks_diff(now, lk.resync_at) >= R.RESYNC_MS:
-        lk.inbox = None
-        settle(lk)
+        settle(lk)  # (a record half here is kept: the next one asked for may complete it)
     b = lk.behind
     if b is not None:
         if lk.place()[0:2] >= b[0][0:2]:
             lk.behind = None
-        elif lk.phase in (DEAL, PLAY) and ticks_diff(now, b[2]) >= R.CATCHUP_MS * (1 if lk.phase == PLAY else 2):
+        elif lk.phase in (DEAL, PLAY) and ticks_diff(now, b[2]) >= R.CATCHUP_MS:
             need(lk, b[1], False)  # L-13: behind for a while: the record of a console ahead
     if not lk.started or lk.phase not in _GAME:
         return

@@ -41,8 +41,10 @@ class End:
         return self.cable.b if self is self.cable.a else self.cable.a
 
     def _arrive(self):
-        now = self.cable.now_us()
         line = self.line
+        if not line:
+            return
+        now = self.cable.now_us()
         i = 0
         while i < len(line) and line[i][0] <= now:
             if len(self.rx) < self.size:

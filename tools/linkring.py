@@ -1,0 +1,227 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""Two to four consoles in a ring under faults (``tools/linktest.py
+--consoles 3``): the ring's real code (``pisti_core.ringgame.RingLock``
+over ``pisti_core.ringnet``) on a virtual clock (20 ms ticks), console
+``i``'s first UART joined to console ``i+1``'s second by a
+``tools/shims/uart.py`` cable that loses, flips and adds bytes; cable cuts
+on any cable (up to two at once, each up to a minute), power cuts on any
+console (it boots from its save: its ring id, key, table and record,
+saved at the end of every tick, so before anything it decided is sent),
+and silent changes of a guest's totals (L-5).
+
+The host offers a random table once it hears every console: Pişti 4p,
+Pis Yedili 2-4p, two to all the consoles seated as people (a console left
+out only passes frames on), the rest bots; the people and the host's bots
+choose random legal actions. Counted as in linktest: ``desyncs`` (digests
+still apart one action after a quiet moment found them apart, or records
+apart at a match's end), ``lost`` (a person who left, a match not ended
+alike), ``faults`` (exceptions, a failed ring, a match wedged for 10
+virtual minutes).
+"""
+
+import random
+import sys
+import traceback
+
+from pisti_core import linkrec
+from pisti_core import ringproto as R
+from pisti_core.ringgame import RingLock
+from tools.shims.uart import Cable
+
+LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
+TICK = 20
+WEDGED_MS = 600000
+
+
+class Console:
+    """One console of the ring: its RingLock, its save and its random source."""
+
+    def __init__(self, idx, role, ports, rng, now):
+        self.idx = idx
+        self.role = role
+        self.ports = ports
+        self.rng = rng
+        self.key = self.urandom(16)
+        self.lock = RingLock(ports, role, "linktest", now, None, self.key, LEVELS, self.urandom)
+        self.me = self.lock.me
+        self.save = None  # (table, record or None): what its flash holds once the game is on
+        self.mark = None
+        self.boots = 0
+        self.resends = 0
+        self.repairs = 0
+
+    def urandom(self, n):
+        return bytes(self.rng.randrange(256) for _ in range(n))
+
+    def keep(self):
+        """Save as the app would: the game once every person joined (saved
+        again when its hand, its actions or its match changed)."""
+        lk = self.lock
+        if lk.started and lk.phase != R.LEFT:
+            m = lk.match
+            h = None if m is None else m.hand
+            mark = (lk.setup, m, lk.hands_done, h, 0 if h is None else len(h.actions), None if m is None else m.over)
+            if mark != self.mark:
+                self.mark = mark
+                self.save = (lk.setup, None if m is None else linkrec.record(m, lk.hands_done, lk.rot))
+
+    def power_cut(self, now):
+        """Off and on again: the UARTs forget; the console boots from its save."""
+        for p in self.ports:
+            p.power_cut()
+        old = self.lock
+        self.resends += old.net.resends()
+        self.repairs += old.repairs
+        self.boots += 1
+        if self.save is not None:
+            self.lock = RingLock.resume(self.ports, self.role, "linktest", now, self.me, self.key, self.save[0],
+                                        self.save[1], LEVELS, self.urandom, old.net.ses)
+        else:
+            self.lock = RingLock(self.ports, self.role, "linktest", now, self.me, self.key, LEVELS, self.urandom,
+                                 old.net.ses)
+
+
+def modes(n):
+    """(game, players, people) tables for ``n`` consoles."""
+    out = []
+    for game, counts in (("pisti", (4,)), ("yedili", (2, 3, 4))):
+        for players in counts:
+            for people in range(2, min(n, players) + 1):
+                out.append((game, players, people))
+    return out
+
+
+def play(args, st):
+    """Whole matches until ``args.actions``; counts into ``st``."""
+    rng = random.Random(args.seed)
+    clock = [0]
+    corrupt = args.loss / 5 if args.corrupt is None else args.corrupt
+    st.update({"consoles": args.consoles, "forwarded": 0, "trimmed": 0})
+    table = modes(args.consoles)
+    mode_i = rng.randrange(len(table))
+    while st["actions"] < args.actions:
+        mode = table[mode_i % len(table)]
+        mode_i += 1
+        n = args.consoles
+        cables = [Cable(lambda: clock[0], loss=args.loss, corrupt=corrupt, noise=args.loss / 10,
+                        delay_ms=rng.choice((0, 1, 5)), seed=rng.randrange(1 << 30)) for _ in range(n)]
+        cons = [Console(i, linkrec.HOST if i == 0 else linkrec.GUEST, (cables[i].a, cables[i - 1].b),
+                        random.Random(rng.randrange(1 << 30)), clock[0]) for i in range(n)]
+        try:
+            ok = run_match(args, rng, clock, cables, cons, st, mode)
+        except Exception:  # a fault: report it and go on with the next match
+            traceback.print_exc()
+            st["faults"] += 1
+            ok = False
+        for c in cons:
+            st["resends"] += c.resends + c.lock.net.resends()
+            st["repairs"] += c.repairs + c.lock.repairs
+            st["boots"] += c.boots
+            st["forwarded"] += c.lock.net.forwarded
+            st["trimmed"] += c.lock.net.trimmed
+        if ok:
+            st["matches"] += 1
+        if args.verbose:
+            print("match %s %dp, %d people: %s, actions so far %d" % (mode + ("ok" if ok else "FAULT",
+                                                                          st["actions"])), file=sys.stderr)
+    return st
+
+
+def _offer(host, rng, mode, now):
+    game, players, people = mode
+    ids = host.lock.consoles(now)
+    guests = ids[1:]
+    rng.shuffle(guests)
+    seats = list(range(1, players))
+    rng.shuffle(seats)
+    who = [0] * players
+    who[0] = host.me
+    for i in range(people - 1):
+        who[seats[i]] = guests[i]
+    levels = [None if who[s] else rng.choice(("random", "greedy")) for s in range(players)]
+    setup = R.RingSetup(game, players, 101 if game == "pisti" else None, rng.random() < 0.5, who, levels)
+    host.lock.offer(setup)
+    return setup
+
+
+def run_match(args, rng, clock, cables, cons, st, mode):
+    host = cons[0]
+    setup = None
+    cut_until = {}
+    power_at = None
+    last_progress = clock[0]
+    seen = None
+    differ = None
+    while True:
+        clock[0] += TICK
+        now = clock[0]
+        for i in list(cut_until):
+            if now >= cut_until[i]:
+                cables[i].cut = False
+                del cut_until[i]
+        if power_at is not None and now >= power_at[0]:
+            c = power_at[1]
+            power_at = None
+            c.power_cut(now)
+            st["power_cuts"] += 1
+        if setup is None and len(host.lock.consoles(now)) == len(cons):
+            setup = _offer(host, rng, mode, now)
+        elif setup is not None and not host.lock.started and host.lock.phase == linkrec.CONNECT:
+            host.lock.offer(setup)  # the host booted again before the game began: the same table again
+        seated = [c for c in cons if setup is not None and setup.seat_of(c.me) >= 0]
+        for c in cons:
+            lk = c.lock
+            lk.poll(now)
+            if lk.phase == linkrec.OFFERED:
+                lk.answer(True)
+            if lk.phase == linkrec.FAILED:
+                print("ring failed on console %d: %s" % (c.idx, lk.error.text), file=sys.stderr)
+                st["faults"] += 1
+                return False
+            if lk.phase == R.LEFT:
+                print("console %d's person left (%s)" % (c.idx, lk.left_me), file=sys.stderr)
+                st["lost"] += 1
+                return False
+            seat = lk.to_act()
+            if seat >= 0 and rng.random() < (0.3 if seat == 0 else 0.5):
+                lk.act(rng.choice(lk.match.hand.legal()))
+                st["actions"] += 1
+                last_progress = now
+                if args.tamper and rng.random() < args.tamper:
+                    t = rng.choice(seated[1:])  # a guest's memory fault: found by the digests, mended (L-5)
+                    if t.lock.match is not None and t.lock.phase == linkrec.PLAY:
+                        t.lock.match.totals[0] += 1
+                        st["tampered"] += 1
+                if len(cut_until) < 2 and rng.random() < args.cuts:
+                    i = rng.randrange(len(cables))
+                    if i not in cut_until:
+                        cut_until[i] = now + rng.randrange(500, 60000)
+                        cables[i].cut = True
+                        st["cable_cuts"] += 1
+                if power_at is None and rng.random() < args.power:
+                    power_at = (now + rng.randrange(0, 3000), rng.choice(cons))
+            c.keep()
+        locks = [c.lock for c in seated]
+        if locks and all(lk.phase == linkrec.OVER for lk in locks):
+            recs = {(lk.hands_done, linkrec.record(lk.match, lk.hands_done, lk.rot)) for lk in locks}
+            if len(recs) != 1:
+                st["desyncs"] += 1
+                st["lost"] += 1
+            return True
+        if locks and all(lk.phase == linkrec.PLAY for lk in locks):
+            ps = [lk.position() for lk in locks]
+            if all(p[0:2] == ps[0][0:2] for p in ps) and ps[0] != seen:
+                seen = ps[0]
+                st["checks"] += 1
+                if any(p[2] != ps[0][2] for p in ps):
+                    if differ is not None and differ < ps[0][0:2]:
+                        st["desyncs"] += 1
+                    differ = ps[0][0:2]
+                else:
+                    differ = None
+        if now - last_progress > WEDGED_MS:
+            print("wedged (%s %dp, %d people): %s" % (mode + ("; ".join(
+                "console %d %s %r" % (c.idx, c.lock.phase, c.lock.position()) for c in cons),)), file=sys.stderr)
+            st["faults"] += 1
+            return False
