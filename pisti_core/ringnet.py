@@ -17,8 +17,9 @@ How, and why so:
   HELLO opens each cable's session and names the neighbour (its ring id
   and protocol, :func:`pisti_core.ringproto.hello`).
 * **Over the cables, flooding both ways.** A message goes out of both
-  cables. Its head names the console it comes from (``origin``, its ring
-  id), that console's session byte, a sequence number of its own, the
+  cables. Its head (five bytes) names the console it comes from
+  (``origin``, its ring id), that console's session byte, a sequence
+  number of its own (a byte: the window below is far shorter), the
   console it is for (``dst``, :data:`ALL` for everyone) and the hops it
   may still take (``ttl``, 3 at the start: four consoles in a ring are at
   most three cables apart). A console takes a message the first time it
@@ -43,7 +44,7 @@ The ports are UARTs as for the channel (``write``, ``in_waiting``,
 from pisti_core.linkchan import HELLO, Channel, const, ticks_diff
 
 ALL = const(255)
-HEAD = const(6)  # origin, session, sequence (2), dst, ttl
+HEAD = const(5)  # origin, session, sequence, dst, ttl
 TTL = const(3)
 _WINDOW = const(32)
 _ORIGINS = const(8)  # (origin, session) windows kept: the newest ones
@@ -82,8 +83,8 @@ class Ring:
     def send(self, typ, body=b"", dst=ALL, now=None):
         """Send a message (``typ`` 2..127) to ``dst``, out of both cables."""
         s = self.seq
-        self.seq = (s + 1) & 0xFFFF
-        p = bytes((self.me, self.ses, s >> 8, s & 255, dst, TTL)) + bytes(body)
+        self.seq = (s + 1) & 255
+        p = bytes((self.me, self.ses, s, dst, TTL)) + bytes(body)
         for i in range(2):
             self._queue(i, typ, p, now)
         if now is not None:
@@ -141,12 +142,12 @@ class Ring:
         seen = self.seen
         for e in seen:
             if e[0] == o and e[1] == ses:
-                d = (sq - e[2]) & 0xFFFF
-                if d and d < 0x8000:  # newer than the highest: slide the window
+                d = (sq - e[2]) & 255
+                if d and d < 128:  # newer than the highest: slide the window
                     e[3] = ((e[3] << d) | (1 << (d - 1))) & 0xFFFFFFFF if d <= _WINDOW else 0
                     e[2] = sq
                     return True
-                d = (e[2] - sq) & 0xFFFF  # 0: the highest itself
+                d = (e[2] - sq) & 255  # 0: the highest itself
                 if d == 0 or d > _WINDOW or e[3] >> (d - 1) & 1:
                     return False
                 e[3] |= 1 << (d - 1)
@@ -180,13 +181,13 @@ class Ring:
                 o = p[0]
                 if o == self.me and p[1] == self.ses:
                     continue  # our own, come round
-                if not self._new(o, p[1], p[2] << 8 | p[3]):
+                if not self._new(o, p[1], p[2]):
                     continue
                 self.heard[o] = now
-                dst = p[4]
+                dst = p[3]
                 if dst == ALL or dst == self.me:
                     out.append((o, typ, p[HEAD:]))
-                if dst != self.me and p[5] > 1:
+                if dst != self.me and p[4] > 1:
                     self.forwarded += 1
-                    self._queue(1 - i, typ, p[0:5] + bytes((p[5] - 1,)) + p[HEAD:], now)
+                    self._queue(1 - i, typ, p[0:4] + bytes((p[4] - 1,)) + p[HEAD:], now)
         return out

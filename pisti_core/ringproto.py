@@ -51,12 +51,12 @@ STATUS = const(24)
 LEAVE = const(25)
 
 # timings (milliseconds)
-LOST_MS = const(15000)  # L-15: a console not heard for longer is shown lost
+LOST_MS = const(20000)  # L-15: a console not heard for longer is shown lost
 GONE_MS = const(180000)  # L-16: ... and for longer than this has left
-STATUS_MS = const(5000)  # L-13: a console quiet this long says where it stands
+STATUS_MS = const(8000)  # L-13: a console quiet this long says where it stands
 CATCHUP_MS = const(8000)  # L-13: behind another console and stalled this long: ask for its record
 RESYNC_MS = const(20000)  # a record asked for and not complete in this long: ask again
-DEAL_REPEAT_MS = const(4000)  # L-14: a deal not complete in this long: the commitment (and bytes) again
+DEAL_REPEAT_MS = const(12000)  # L-14: a deal not complete in this long: the commitment (and bytes) again
 
 _MAGIC = b"PS"
 _FW_AT = const(21)

@@ -130,6 +130,7 @@ def offer(lk, setup, rejoin=False):
         lk.phase = SETUP
         lk.joined.add(lk.me)
     lk.rejoin = rejoin
+    lk.deal_at = lk.now
     lk.net.send(R.OFFER, bytes((1 if rejoin else 0,)) + ob, R.ALL, lk.now)
 
 
@@ -230,6 +231,8 @@ def timers(lk, now):
     ph = lk.phase
     if ph == DEAL and ticks_diff(now, lk.deal_at) >= R.DEAL_REPEAT_MS:
         repeat_deal(lk)
+    elif ph == SETUP and ticks_diff(now, lk.deal_at) >= R.DEAL_REPEAT_MS:
+        offer(lk, lk.setup, lk.rejoin)  # an offer not answered: again (it may have been lost)
     elif ph == RESYNC and ticks_diff(now, lk.resync_at) >= R.RESYNC_MS:
         settle(lk)  # (a record half here is kept: the next one asked for may complete it)
     b = lk.behind
