@@ -14,7 +14,7 @@ function takes the :class:`pisti_core.ringgame.RingLock` (``lk``).
 from pisti_core import ringproto as R
 from pisti_core.crc import crc16
 from pisti_core.linkchan import const
-from pisti_core.linkproto import commitment, load, sha256
+from pisti_core.linkproto import load, sha256
 from pisti_core.linkrec import DEAL, HOST, OVER, PLAY, RESYNC, LinkError, b16, record, u16
 
 _CHUNK = const(24)
@@ -36,9 +36,9 @@ def repeat_deal(lk):
     """The commitment again (and the bytes, once revealed)."""
     lk.deal_at = lk.now
     k = lk.hands_done
-    lk.net.send(R.COMMIT, b16(k) + commitment(lk.secret[1]), R.ALL, lk.now)
+    lk.net.send(R.COMMIT, b16(lk.tag) + b16(k) + R.commitment(lk.secret[1]), R.ALL, lk.now)
     if lk.revealed:
-        lk.net.send(R.REVEAL, b16(k) + lk.secret[1], R.ALL, lk.now)
+        lk.net.send(R.REVEAL, b16(lk.tag) + b16(k) + lk.secret[1], R.ALL, lk.now)
     reveal(lk)
 
 
@@ -55,7 +55,7 @@ def reveal(lk):
         if lk.commits.get(c, (-1,))[0] != k:
             return
     lk.revealed = True
-    lk.net.send(R.REVEAL, b16(k) + lk.secret[1], R.ALL, lk.now)
+    lk.net.send(R.REVEAL, b16(lk.tag) + b16(k) + lk.secret[1], R.ALL, lk.now)
     try_deal(lk)
 
 
@@ -74,7 +74,7 @@ def try_deal(lk):
             parts.append(lk.secret[1])
             continue
         b = lk.reveals[c][1]
-        if commitment(b) != lk.commits[c][1]:
+        if R.commitment(b) != lk.commits[c][1]:
             raise LinkError("deal", "console %d's bytes do not match its commitment (L-14)" % c)
         parts.append(b)
     dealer, deck = R.ring_deal(s.game, s.players, parts, k)

@@ -66,8 +66,8 @@ class RingLock:
         self.role = role
         self.firmware = firmware
         self.levels = levels
-        self.net = Ring(ports, self.me, R.hello(role, firmware, self.nonce, self.me), now, ses, (r[2], r[3]),
-                        R.STATUS)
+        self.stamp = R.stamp(self.key)  # L-11: who this console is, across its boots
+        self.net = Ring(ports, self.me, self.hello_bytes(None), now, ses, (r[2], r[3]), R.STATUS, last_ses)
         self.now = now
         self.phase = R.PHASES[0]
         self.error = None  # a LinkError once FAILED
@@ -109,6 +109,10 @@ class RingLock:
             _rx().hello(self)
 
     # -- state ---------------------------------------------------------------------
+    def hello_bytes(self, pos):
+        """This console's hello (L-11) naming ``pos``."""
+        return R.hello(self.role, self.firmware, self.nonce, self.me, pos, self.stamp)
+
     def position(self):
         """``(hands_done, step, digest)`` of the game held, or None; ``step``
         is 0 before the hand is dealt, then 1 + the actions taken."""

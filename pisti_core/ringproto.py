@@ -8,8 +8,8 @@ What up to four consoles in a ring say (RULES.md L-11 .. L-17), as bytes:
 
 * the hello (L-11): the two-console hello's layout (magic, protocol,
   role, nonce, the position of the game held, firmware) with the ring's
-  protocol number, :data:`RING_PROTOCOL`, and the console's ring id after
-  the firmware; a console of another protocol (a two-console one among
+  protocol number, :data:`RING_PROTOCOL`, and the console's ring id and
+  stamp after the firmware; a console of another protocol (a two-console one among
   them) is a :class:`pisti_core.linkproto.LinkVersionError`;
 * the host's table (L-12), :class:`RingSetup`: game, players, target,
   rated, move timer, and for every seat the console id of its person or
@@ -22,8 +22,8 @@ What up to four consoles in a ring say (RULES.md L-11 .. L-17), as bytes:
 Message types (ring messages, :mod:`pisti_core.ringnet`)::
 
     HELLO   see hello()                OFFER   tag(2) offer_bytes
-    JOIN    tag(2) 1 join / 0 decline  COMMIT  hand(2) sha256(32)
-    REVEAL  hand(2) bytes(16)          ACTION  hands(2) ply(2) action digest(4)
+    JOIN    tag(2) 1 join / 0 decline  COMMIT  tag(2) hand(2) commitment(16)
+    REVEAL  tag(2) hand(2) bytes(16)   ACTION  hands(2) ply(2) action digest(4)
     NEED    force(1)                   RECORD  crc(2) offset(2) total(2) force chunk
     STATUS  see status()               LEAVE   why(1)
 """
@@ -68,9 +68,10 @@ PHASES = ("connect", "offered", "setup", "joined", "deal", "play", "resync", "ov
 
 
 # -- hello (L-11) ---------------------------------------------------------------
-def hello(role, firmware, nonce, me, pos=None):
+def hello(role, firmware, nonce, me, pos=None, stamp=bytes(4)):
     """The hello payload of console ``me``; ``pos`` is ``(hands_done, ply,
-    digest)`` of the game held, or None."""
+    digest)`` of the game held, or None; ``stamp`` (:func:`stamp`) tells
+    this console from another that drew the same id."""
     fw = firmware.encode() if isinstance(firmware, str) else bytes(firmware)
     fw = fw[:24]
     out = bytearray(_MAGIC)
@@ -86,11 +87,19 @@ def hello(role, firmware, nonce, me, pos=None):
     out.append(len(fw))
     out.extend(fw)
     out.append(me)
+    out.extend(stamp[:4])
     return bytes(out)
 
 
+def stamp(key):
+    """Four bytes that name a console across its boots: from its key (kept
+    in its save)."""
+    from pisti_core.linkproto import sha256
+    return sha256(b"pisti-ring" + bytes(key))[0:4]
+
+
 def parse_hello(p):
-    """``(role, firmware, nonce, me, pos)`` from a hello; LinkVersionError for
+    """``(role, firmware, nonce, me, pos, stamp)`` from a hello; LinkVersionError for
     another protocol (the two-console link's among them), LinkError for
     anything that is not a hello."""
     if len(p) < 3 or p[0:2] != _MAGIC:
@@ -101,12 +110,12 @@ def parse_hello(p):
         firmware = str(p[_FW_AT + 1:_FW_AT + 1 + n], "utf-8")
     if p[2] != RING_PROTOCOL:
         raise LinkVersionError(RING_PROTOCOL, p[2], firmware)
-    if len(p) < _FW_AT + 2 + n or p[3] > 1:
+    if len(p) < _FW_AT + 6 + n or p[3] > 1:
         raise LinkError("garbled", "a malformed hello from another console")
     pos = None
     if p[12]:
         pos = (u16(p, 13), u16(p, 15), u16(p, 17) << 16 | u16(p, 19))
-    return p[3], firmware, bytes(p[4:12]), p[_FW_AT + 1 + n], pos
+    return p[3], firmware, bytes(p[4:12]), p[_FW_AT + 1 + n], pos, bytes(p[_FW_AT + 2 + n:_FW_AT + 6 + n])
 
 
 # -- the host's table (L-12) -------------------------------------------------------
@@ -198,6 +207,14 @@ def parse_status(p):
 
 
 # -- the deal (L-14) -------------------------------------------------------------------
+def commitment(secret):
+    """What a console sends before its bytes: the first 16 bytes of their
+    SHA-256 (as L-3's, cut to half: a frame of half the length gets through
+    a noisy cable far more often, and 128 bits still bind)."""
+    from pisti_core.linkproto import commitment as whole
+    return whole(secret)[0:16]
+
+
 def ring_deal(game, players, parts, hand_no):
     """``(first_dealer, deck)`` in the host's numbering from every person's
     bytes (``parts``, in seat order): L-3's draw over their concatenation

@@ -36,18 +36,18 @@ def on(lk, o, typ, p):
             elif not lk.started:
                 lk.phase = DECLINED  # nothing changes (L-12)
                 lk.notices.append("declined")
-    elif typ == R.COMMIT:
-        k = u16(p, 0)
-        if k >= lk.commits.get(o, (-1,))[0]:
-            lk.commits[o] = (k, bytes(p[2:]))
+    elif typ == R.COMMIT or typ == R.REVEAL:
+        if u16(p, 0) != lk.tag:
+            return  # (for another table)
+        k = u16(p, 2)
+        got = lk.commits if typ == R.COMMIT else lk.reveals
+        if k >= got.get(o, (-1,))[0]:
+            got[o] = (k, bytes(p[4:]))
         if lk.phase == DEAL:
-            reveal(lk)
-    elif typ == R.REVEAL:
-        k = u16(p, 0)
-        if k >= lk.reveals.get(o, (-1,))[0]:
-            lk.reveals[o] = (k, bytes(p[2:]))
-        if lk.phase == DEAL:
-            try_deal(lk)
+            if typ == R.COMMIT:
+                reveal(lk)
+            else:
+                try_deal(lk)
     elif typ == R.NEED:
         if lk.match is not None and lk.started:
             send_record(lk, o, p[0] == 1 and lk.role == HOST)
@@ -62,13 +62,13 @@ def on(lk, o, typ, p):
 
 
 def _on_hello(lk, o, p):
-    role, fw, nonce, cid, pos = R.parse_hello(p)  # L-11: another protocol raises here
+    role, fw, nonce, cid, pos, stamp = R.parse_hello(p)  # L-11: another protocol raises here
     if o < 0:
         lk.neighbours[-1 - o] = cid
         hello(lk)  # a neighbour's new boot: what waited for it was dropped, our hello with it
         return
     if o == lk.me:
-        if nonce != lk.nonce and not lk.started and lk.setup is None:
+        if stamp != lk.stamp and not lk.started and lk.setup is None:
             lk.me = lk.net.me = lk.urandom(1)[0] % 254 + 1  # another console drew this id: draw again
             hello(lk)
         return
@@ -103,6 +103,12 @@ def _on_offer(lk, o, p):
     if lk.started and t == lk.tag:
         lk.net.send(R.JOIN, b16(t) + b"\x01", R.ALL, lk.now)  # the host lost our join (a boot): again
         return
+    if lk.started and lk.match is None and lk.hands_done == 0 and p[0] == 0:
+        lk.started = False  # the host set another table before anything was dealt: that one (L-12)
+        lk.commits = {}
+        lk.reveals = {}
+        lk.secret = None
+        lk.phase = CONNECT
     if lk.phase in (CONNECT, OFFERED, DECLINED) or (lk.phase == R.JOINED and t != lk.tag):
         _table(lk, s, p[1:])
         lk.rejoin = p[0] == 1
@@ -119,7 +125,7 @@ def _table(lk, s, offer_b):
 
 def hello(lk):
     """Say hello round the ring (L-11): who this console is, and where its game is."""
-    lk.net.send(R.RING_HELLO, R.hello(lk.role, lk.firmware, lk.nonce, lk.me, lk.position()), R.ALL, lk.now)
+    lk.net.send(R.RING_HELLO, lk.hello_bytes(lk.position()), R.ALL, lk.now)
 
 
 def offer(lk, setup, rejoin=False):

@@ -14,8 +14,9 @@ The host offers a random table once it hears every console: Pişti 4p,
 Pis Yedili 2-4p, two to all the consoles seated as people (a console left
 out only passes frames on), the rest bots; the people and the host's bots
 choose random legal actions. Counted as in linktest: ``desyncs`` (digests
-still apart one action after a quiet moment found them apart, or records
-apart at a match's end), ``lost`` (a person who left, a match not ended
+still apart a minute and an action after a moment with every seated
+console in play at one place found them apart, or records apart at a
+match's end), ``lost`` (a person who left, a match not ended
 alike), ``faults`` (exceptions, a failed ring, a match wedged for 10
 virtual minutes).
 """
@@ -32,6 +33,7 @@ from tools.shims.uart import Cable
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 TICK = 20
 WEDGED_MS = 600000
+DESYNC_MS = 60000
 
 
 class Console:
@@ -44,12 +46,16 @@ class Console:
         self.rng = rng
         self.key = self.urandom(16)
         self.lock = RingLock(ports, role, "linktest", now, None, self.key, LEVELS, self.urandom)
-        self.me = self.lock.me
         self.save = None  # (table, record or None): what its flash holds once the game is on
         self.mark = None
         self.boots = 0
         self.resends = 0
         self.repairs = 0
+
+    @property
+    def me(self):
+        """The console's ring id (kept across its boots, as the app keeps it)."""
+        return self.lock.me
 
     def urandom(self, n):
         return bytes(self.rng.randrange(256) for _ in range(n))
@@ -148,6 +154,7 @@ def _offer(host, rng, mode, now):
 def run_match(args, rng, clock, cables, cons, st, mode):
     host = cons[0]
     setup = None
+    offered = 0
     cut_until = {}
     power_at = None
     last_progress = clock[0]
@@ -165,22 +172,26 @@ def run_match(args, rng, clock, cables, cons, st, mode):
             power_at = None
             c.power_cut(now)
             st["power_cuts"] += 1
-        if setup is None and len(host.lock.consoles(now)) == len(cons):
-            setup = _offer(host, rng, mode, now)
+        if (setup is None or host.lock.phase == linkrec.SETUP and now - offered > 60000) and \
+                len(host.lock.consoles(now)) == len(cons):
+            setup = _offer(host, rng, mode, now)  # (a table that no one answers for a minute: seated again)
+            offered = now
         elif setup is not None and not host.lock.started and host.lock.phase == linkrec.CONNECT:
             host.lock.offer(setup)  # the host booted again before the game began: the same table again
         seated = [c for c in cons if setup is not None and setup.seat_of(c.me) >= 0]
         for c in cons:
             lk = c.lock
             lk.poll(now)
+            del lk.notices[:]  # (what the screens would say)
             if lk.phase == linkrec.OFFERED:
                 lk.answer(True)
             if lk.phase == linkrec.FAILED:
-                print("ring failed on console %d: %s" % (c.idx, lk.error.text), file=sys.stderr)
+                print("ring failed on console %d: %s (%s %dp, %d people); %s" % (
+                    c.idx, lk.error.text, mode[0], mode[1], mode[2], _states(cons, now)), file=sys.stderr)
                 st["faults"] += 1
                 return False
             if lk.phase == R.LEFT:
-                print("console %d's person left (%s)" % (c.idx, lk.left_me), file=sys.stderr)
+                print("console %d's person left (%s); %s" % (c.idx, lk.left_me, _states(cons, now)), file=sys.stderr)
                 st["lost"] += 1
                 return False
             seat = lk.to_act()
@@ -215,13 +226,32 @@ def run_match(args, rng, clock, cables, cons, st, mode):
                 seen = ps[0]
                 st["checks"] += 1
                 if any(p[2] != ps[0][2] for p in ps):
-                    if differ is not None and differ < ps[0][0:2]:
+                    # found by the next action's digest or a status (L-5, L-13) and mended by a record:
+                    # still apart a minute on, and an action later, is a desync
+                    if differ is None:
+                        differ = (ps[0][0:2], now)
+                    elif differ[0] < ps[0][0:2] and now - differ[1] > DESYNC_MS:
                         st["desyncs"] += 1
-                    differ = ps[0][0:2]
+                        differ = (ps[0][0:2], now)
                 else:
                     differ = None
         if now - last_progress > WEDGED_MS:
-            print("wedged (%s %dp, %d people): %s" % (mode + ("; ".join(
-                "console %d %s %r" % (c.idx, c.lock.phase, c.lock.position()) for c in cons),)), file=sys.stderr)
+            print("wedged (%s %dp, %d people): %s" % (mode + (_states(cons, now),)), file=sys.stderr)
             st["faults"] += 1
             return False
+
+
+def _states(cons, now):
+    """Each console's phase, place, id, left seats and who it has not heard from (ms)."""
+    out = []
+    for c in cons:
+        lk = c.lock
+        quiet = {o.me: lk.net.since(o.me, now) for o in cons if o is not c}
+        deal = ""
+        if lk.phase == linkrec.DEAL:
+            deal = " deal %d commits %r reveals %r revealed %s" % (
+                lk.hands_done, {k: v[0] for k, v in lk.commits.items()}, {k: v[0] for k, v in lk.reveals.items()},
+                lk.revealed)
+        out.append("console %d (id %d) %s %r left %s/%s boots %d quiet %r%s" % (
+            c.idx, c.me, lk.phase, lk.position(), bin(lk.left), lk.left_me, c.boots, quiet, deal))
+    return "; ".join(out)
