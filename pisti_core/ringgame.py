@@ -36,6 +36,7 @@ LOST_MS = R.LOST_MS
 GONE_MS = R.GONE_MS
 _TIMERS_MS = const(100)  # how often the slow timers (deal, catch-up, consoles gone) are looked at
 
+
 def _rx():
     """The code between the plays, imported when needed."""
     from pisti_core import ringrx
@@ -51,9 +52,13 @@ def _deal():
 class RingLock:
     """``RingLock(ports, role, firmware, now, me=None, key=None, levels=(),
     urandom=os.urandom, last_ses=-1)``: ``ports`` the two UARTs, ``me`` the
-    console's ring id (drawn when None), ``key`` the 16 bytes each hand's
-    deal bytes come from (L-14; drawn when None: keep it in the save), and
-    ``levels`` the bot levels' names for the table's bytes."""
+    console's ring id (drawn when None; it may be drawn again before a
+    table, L-11), ``key`` the 16 bytes each hand's deal bytes and the
+    console's stamp come from (L-11, L-14; drawn when None), ``levels`` the
+    bot levels' names for the table's bytes, ``last_ses`` the session byte
+    of the boot before. The id, the key and the session byte belong in the
+    console's save; ``quiet`` holds the hello back (:meth:`resume` says it
+    once the saved game is in)."""
 
     def __init__(self, ports, role, firmware, now=0, me=None, key=None, levels=(), urandom=os.urandom, last_ses=-1,
                  quiet=False):
@@ -277,12 +282,12 @@ class RingLock:
         if left is None:
             self.move_pos = None
             return
-        pos = self.place()[0:2]
+        h = self.match.hand
+        pos = self.hands_done << 16 | len(h.actions)
         if pos != self.move_pos:
             self.move_pos = pos
             self.move_ms = 0
             return
-        h = self.match.hand
         cid = self.decider((h.turn + self.rot) % self.setup.players)
         if cid == self.me:
             if self.net.cut_off(self.now):

@@ -25,7 +25,9 @@ How, and why so:
   most three cables apart). A console takes a message the first time it
   sees it (a window of the last 32 numbers per origin and session), gives
   it to the game if it is for it, and passes it on out of the other cable
-  unless it was the message's destination or the ttl is spent. So every
+  unless it was the message's destination or the ttl is spent; a message
+  waiting to go out of a cable is dropped when the same one comes in over
+  that cable (the neighbour has it: the two ways round met). So every
   message reaches every console both ways round: one cable pulled, it
   still arrives the other way; two pulled cut a console off (its
   neighbours and it count down L-7's lost link).
@@ -80,6 +82,7 @@ class Ring:
         self.last_sent = now
         self.forwarded = 0
         self.trimmed = 0
+        self.pruned = 0
         for c in self.chans:
             if c is not None:
                 c.send(HELLO, hello)
@@ -114,6 +117,17 @@ class Ring:
                 j += 1
             del q[j]
             self.trimmed += 1
+
+    def _unqueue(self, i, typ, p):
+        """Drop a message waiting to go out of cable ``i`` that came in over
+        it (the same origin, session and number)."""
+        q = self.chans[i].queue
+        for j in range(len(q)):
+            e = q[j]
+            if e[0] == typ and e[1][0] == p[0] and e[1][1] == p[1] and e[1][2] == p[2]:
+                del q[j]
+                self.pruned += 1
+                return
 
     # -- state ----------------------------------------------------------------------
     def cable_lost(self, i, now):
@@ -187,6 +201,7 @@ class Ring:
                 if o == self.me and (p[1] == self.ses or p[1] == self.last_ses):
                     continue  # our own, come round (the game looks at any other: a console of the same id?)
                 if not self._new(o, p[1], p[2]):
+                    self._unqueue(i, typ, p)  # the neighbour has it: not passed on to it
                     continue
                 self.heard[o] = now
                 dst = p[3]

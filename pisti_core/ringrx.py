@@ -205,23 +205,26 @@ def status(lk):
 
 def _on_status(lk, o, p):
     pos, phase, left, t, joined = R.parse_status(p)
-    if lk.setup is None or t != lk.tag:
-        if lk.role == HOST and lk.started and lk.setup.seat_of(o) > 0 and phase != R.LEFT:
-            offer(lk, lk.setup, True)  # a seated console that holds no copy of the game (L-17)
+    s = lk.setup
+    if s is None:
+        return
+    if t != lk.tag:
+        if lk.role == HOST and lk.started and s.seat_of(o) > 0 and phase != R.LEFT:
+            offer(lk, s, True)  # a seated console that holds no copy of the game (L-17)
         return
     if joined and o not in lk.joined:
         lk.joined.add(o)
         _check_start(lk)
-    for s in range(lk.setup.players):
-        if left >> s & 1 and lk.started:
-            mark_left(lk, s)
+    for i in range(s.players):
+        if left >> i & 1 and lk.started:
+            mark_left(lk, i)
     if phase in (DEAL, PLAY, RESYNC, OVER):
         lk.pos[o] = pos
         if lk.started:
             ahead(lk, pos, o)
             me = lk.place()
-            if (pos[0:2] == me[0:2] and pos[2] != me[2] and me[1] and o == lk.host_id() and lk.role != HOST
-                    and lk.phase == PLAY):
+            if (pos[0:2] == me[0:2] and pos[2] != me[2] and (me[1] or lk.phase == OVER) and o == lk.host_id()
+                    and lk.role != HOST and (lk.phase == PLAY or lk.phase == OVER)):
                 lk.mismatches += 1
                 need(lk, o, True)  # the same place, another game: the host's (L-5)
 

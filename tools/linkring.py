@@ -31,9 +31,10 @@ from pisti_core.ringgame import RingLock
 from tools.shims.uart import Cable
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
-TICK = 20
+TICK = 30
 WEDGED_MS = 600000
 DESYNC_MS = 60000
+SETTLE_MS = 60000
 
 
 class Console:
@@ -103,7 +104,7 @@ def play(args, st):
     rng = random.Random(args.seed)
     clock = [0]
     corrupt = args.loss / 5 if args.corrupt is None else args.corrupt
-    st.update({"consoles": args.consoles, "forwarded": 0, "trimmed": 0})
+    st.update({"consoles": args.consoles, "forwarded": 0, "trimmed": 0, "pruned": 0})
     table = modes(args.consoles)
     mode_i = rng.randrange(len(table))
     while st["actions"] < args.actions:
@@ -126,6 +127,7 @@ def play(args, st):
             st["boots"] += c.boots
             st["forwarded"] += c.lock.net.forwarded
             st["trimmed"] += c.lock.net.trimmed
+            st["pruned"] += c.lock.net.pruned
         if ok:
             st["matches"] += 1
         if args.verbose:
@@ -155,6 +157,7 @@ def run_match(args, rng, clock, cables, cons, st, mode):
     host = cons[0]
     setup = None
     offered = 0
+    seated_for = seated = looked = None
     cut_until = {}
     power_at = None
     last_progress = clock[0]
@@ -178,7 +181,9 @@ def run_match(args, rng, clock, cables, cons, st, mode):
             offered = now
         elif setup is not None and not host.lock.started and host.lock.phase == linkrec.CONNECT:
             host.lock.offer(setup)  # the host booted again before the game began: the same table again
-        seated = [c for c in cons if setup is not None and setup.seat_of(c.me) >= 0]
+        if seated_for != (setup, [c.me for c in cons]):
+            seated_for = (setup, [c.me for c in cons])
+            seated = [c for c in cons if setup is not None and setup.seat_of(c.me) >= 0]
         for c in cons:
             lk = c.lock
             lk.poll(now)
@@ -215,14 +220,28 @@ def run_match(args, rng, clock, cables, cons, st, mode):
             c.keep()
         locks = [c.lock for c in seated]
         if locks and all(lk.phase == linkrec.OVER for lk in locks):
-            recs = {(lk.hands_done, linkrec.record(lk.match, lk.hands_done, lk.rot)) for lk in locks}
-            if len(recs) != 1:
+            # a console whose game went wrong as the last action came (a fault in its memory) takes the host's
+            # record from the last action's digest or a status (L-5, L-13): the records are compared once
+            # they agree, or a minute on
+            for _ in range(SETTLE_MS // TICK):
+                if len({(lk.hands_done, linkrec.record(lk.match, lk.hands_done, lk.rot)) for lk in locks}) == 1:
+                    break
+                clock[0] += TICK
+                for c in cons:
+                    c.lock.poll(clock[0])
+                locks = [c.lock for c in seated]
+            if len({(lk.hands_done, linkrec.record(lk.match, lk.hands_done, lk.rot)) for lk in locks}) != 1:
+                print("the records differ at the end (%s %dp, %d people): %s" % (mode + (_states(cons, now),)),
+                      file=sys.stderr)
                 st["desyncs"] += 1
                 st["lost"] += 1
             return True
         if locks and all(lk.phase == linkrec.PLAY for lk in locks):
-            ps = [lk.position() for lk in locks]
-            if all(p[0:2] == ps[0][0:2] for p in ps) and ps[0] != seen:
+            places = {(lk.hands_done, len(lk.match.hand.actions)) for lk in locks}
+            key = (places, st["tampered"], [lk.received for lk in locks])  # (digests only when something came)
+            ps = [lk.position() for lk in locks] if len(places) == 1 and key != looked else None
+            looked = key
+            if ps is not None and ps[0] != seen:
                 seen = ps[0]
                 st["checks"] += 1
                 if any(p[2] != ps[0][2] for p in ps):

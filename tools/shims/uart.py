@@ -45,6 +45,8 @@ class End:
         if not line:
             return
         now = self.cable.now_us()
+        if line[0][0] > now:
+            return  # (nothing has arrived yet)
         i = 0
         while i < len(line) and line[i][0] <= now:
             if len(self.rx) < self.size:
