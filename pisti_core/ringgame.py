@@ -11,7 +11,8 @@ records of a catch-up, over a :class:`pisti_core.ringnet.Ring`. It holds
 the match in its own console's numbering (its person at seat 0, ``rot``
 its seat in the host's numbering) and decides nothing: the driver calls
 :meth:`RingLock.act` for the seats this console decides
-(:meth:`RingLock.mine`) and :meth:`RingLock.poll` every tick.
+(:meth:`RingLock.mine`) and :meth:`RingLock.poll` every tick, and asks
+:mod:`pisti_core.ringview` what to show.
 
 This module is what a hand in play needs; what comes between the plays
 (hellos, the table, the deal, records, statuses, leaving) is in
@@ -20,9 +21,9 @@ This module is what a hand in play needs; what comes between the plays
 
 import os
 
-from pisti_core import ringproto as R
 from pisti_core.linkchan import const, ticks_diff
 from pisti_core.linkrec import DEAL, FAILED, OVER, PLAY, RESYNC, LinkError, b16, digest, u16
+from pisti_core.ringdefs import ACTION, ALL, LOST_MS, PHASES, STATUS, STATUS_MS
 from pisti_core.ringnet import Ring
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
@@ -32,8 +33,6 @@ if _CHECKING:  # pyright's view only (the board has no typing module)
     except ImportError:
         pass
 
-LOST_MS = R.LOST_MS
-GONE_MS = R.GONE_MS
 _TIMERS_MS = const(100)  # how often the slow timers (deal, catch-up, consoles gone) are looked at
 
 
@@ -71,10 +70,11 @@ class RingLock:
         self.role = role
         self.firmware = firmware
         self.levels = levels
-        self.stamp = R.stamp(self.key)  # L-11: who this console is, across its boots
-        self.net = Ring(ports, self.me, self.hello_bytes(None), now, ses, (r[2], r[3]), R.STATUS, last_ses)
+        from pisti_core.ringproto import stamp
+        self.stamp = stamp(self.key)  # L-11: who this console is, across its boots
+        self.net = Ring(ports, self.me, _rx().hello_bytes(self, None), now, ses, (r[2], r[3]), STATUS, last_ses)
         self.now = now
-        self.phase = R.PHASES[0]
+        self.phase = PHASES[0]
         self.error = None  # a LinkError once FAILED
         self.setup = None  # type: Any  # the table (RingSetup) once offered or joined
         self.offer_b = b""
@@ -114,10 +114,6 @@ class RingLock:
             _rx().hello(self)
 
     # -- state ---------------------------------------------------------------------
-    def hello_bytes(self, pos):
-        """This console's hello (L-11) naming ``pos``."""
-        return R.hello(self.role, self.firmware, self.nonce, self.me, pos, self.stamp)
-
     def position(self):
         """``(hands_done, step, digest)`` of the game held, or None; ``step``
         is 0 before the hand is dealt, then 1 + the actions taken."""
@@ -154,31 +150,6 @@ class RingLock:
             return -1
         return h.turn
 
-    def consoles(self, now):
-        """The ring ids heard within :data:`LOST_MS`, this console's first
-        (the host seats people from these, L-12)."""
-        out = [self.me]
-        for cid in self.nonces:
-            t = self.net.since(cid, now)
-            if cid != self.me and 0 <= t <= LOST_MS:
-                out.append(cid)
-        return out
-
-    def lost(self, now):
-        """The seated consoles not heard for :data:`LOST_MS` (L-15), whose
-        people have not left."""
-        out = []
-        if self.setup is not None and self.started:
-            for s in range(self.setup.players):
-                cid = self.setup.people[s]
-                if cid and cid != self.me and not self.left >> s & 1 and self.net.since(cid, now) > LOST_MS:
-                    out.append(cid)
-        return out
-
-    def left_ms(self, cid, now):
-        """Milliseconds of L-16's 3 minutes left to console ``cid``."""
-        return max(0, GONE_MS - self.net.since(cid, now))
-
     def move_left_ms(self):
         """T-3: milliseconds the person to move has left (None: a bot's turn,
         no timer, or no hand in play)."""
@@ -189,20 +160,6 @@ class RingLock:
         if not self.setup.people[hs] or self.left >> hs & 1:
             return None
         return max(0, self.setup.timer * 1000 - self.move_ms)
-
-    def outcome(self):
-        """What this console records for its own person, rated games only, as
-        ``(points, word)``: T-2 at the match's end; T-4's cost of leaving
-        when its person left (L-16); None otherwise."""
-        s, m = self.setup, self.match
-        if s is None or not s.rated or m is None:
-            return None
-        from pisti_core.table import leave_outcome, match_outcome
-        if m.over:
-            return match_outcome(m.game, m.players, m.totals, 0)
-        if self.left_me:
-            return leave_outcome(m.game, m.players, m.totals, self.hands_done, 0)
-        return None
 
     # -- what the driver says ------------------------------------------------------------
     def offer(self, setup, rejoin=False):
@@ -231,7 +188,7 @@ class RingLock:
         h.play(a)
         dg = digest(self.match, hd, self.rot)
         self.acted_at = self.now
-        self.net.send(R.ACTION, b16(hd) + b16(ply) + bytes((a,)) + b16(dg >> 16) + b16(dg & 0xFFFF), R.ALL,
+        self.net.send(ACTION, b16(hd) + b16(ply) + bytes((a,)) + b16(dg >> 16) + b16(dg & 0xFFFF), ALL,
                       self.now)
         self.after_action()
 
@@ -257,7 +214,7 @@ class RingLock:
             if self.phase == FAILED:
                 break
             try:
-                if typ == R.ACTION:
+                if typ == ACTION:
                     self.on_action(o, u16(p, 0), u16(p, 2), p[4], u16(p, 5) << 16 | u16(p, 7))
                 else:
                     _rx().on(self, o, typ, p)
@@ -269,7 +226,7 @@ class RingLock:
                 self.timers_at = now
                 _rx().timers(self, now)
             self._clock(dt)
-        if ticks_diff(now, self.status_at) >= R.STATUS_MS and ticks_diff(now, self.acted_at) >= R.STATUS_MS:
+        if ticks_diff(now, self.status_at) >= STATUS_MS and ticks_diff(now, self.acted_at) >= STATUS_MS:
             self.status_at = now  # (an action says where its console stands: no status while it acts)
             _rx().status(self)
         return len(got)

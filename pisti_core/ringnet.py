@@ -44,8 +44,7 @@ The ports are UARTs as for the channel (``write``, ``in_waiting``,
 """
 
 from pisti_core.linkchan import HELLO, Channel, const, ticks_diff
-
-ALL = const(255)
+from pisti_core.ringdefs import ALL
 HEAD = const(5)  # origin, session, sequence, dst, ttl
 TTL = const(3)
 _WINDOW = const(32)

@@ -31,41 +31,13 @@ Message types (ring messages, :mod:`pisti_core.ringnet`)::
 from pisti_core import GAMES
 from pisti_core.crc import crc16
 from pisti_core.linkchan import const
-from pisti_core.linkproto import LinkVersionError
 from pisti_core.linkrec import LinkError, b16, u16
-
-RING_PROTOCOL = 2  # L-11: the two-console link is protocol 1
-MAX_CONSOLES = 4
-ALL = const(255)  # a message for every console
-
-# ring message types (linkchan's HELLO opens each cable's session, with the same bytes)
-RING_HELLO = const(16)
-OFFER = const(17)
-JOIN = const(18)
-COMMIT = const(19)
-REVEAL = const(20)
-ACTION = const(21)
-NEED = const(22)
-RECORD = const(23)
-STATUS = const(24)
-LEAVE = const(25)
-
-# timings (milliseconds)
-LOST_MS = const(20000)  # L-15: a console not heard for longer is shown lost
-GONE_MS = const(180000)  # L-16: ... and for longer than this has left
-STATUS_MS = const(8000)  # L-13: a console quiet this long says where it stands
-CATCHUP_MS = const(8000)  # L-13: behind another console and stalled this long: ask for its record
-RESYNC_MS = const(20000)  # a record asked for and not complete in this long: ask again
-DEAL_REPEAT_MS = const(12000)  # L-14: a deal not complete in this long: the commitment (and bytes) again
+from pisti_core.ringdefs import (ACTION, ALL, CATCHUP_MS, COMMIT, DEAL_REPEAT_MS, GONE_MS, JOIN, JOINED,  # noqa: F401
+                                 LEAVE, LEFT, LOST_MS, MAX_CONSOLES, NEED, OFFER, PHASES, RECORD, RESYNC_MS, REVEAL,
+                                 RING_HELLO, RING_PROTOCOL, STATUS, STATUS_MS)  # (re-exported: R.ACTION ...)
 
 _MAGIC = b"PS"
 _FW_AT = const(21)
-
-# phases as a status names them (and the Lockstep's phases, pisti_core.linkrec, by index)
-JOINED = "joined"  # a guest that joined, waiting for the other people to join
-LEFT = "left"  # this console's person left the table (T-4, L-16)
-PHASES = ("connect", "offered", "setup", "joined", "deal", "play", "resync", "over", "failed", "declined", "left")
-
 
 # -- hello (L-11) ---------------------------------------------------------------
 def hello(role, firmware, nonce, me, pos=None, stamp=bytes(4)):
@@ -109,6 +81,7 @@ def parse_hello(p):
     if len(p) > _FW_AT + n:
         firmware = str(p[_FW_AT + 1:_FW_AT + 1 + n], "utf-8")
     if p[2] != RING_PROTOCOL:
+        from pisti_core.linkproto import LinkVersionError
         raise LinkVersionError(RING_PROTOCOL, p[2], firmware)
     if len(p) < _FW_AT + 6 + n or p[3] > 1:
         raise LinkError("garbled", "a malformed hello from another console")

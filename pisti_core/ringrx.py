@@ -12,12 +12,16 @@ Each function takes the :class:`pisti_core.ringgame.RingLock` (``lk``).
 
 from pisti_core import ringproto as R
 from pisti_core.linkchan import HELLO, ticks_diff
-from pisti_core.linkproto import load
 from pisti_core.linkrec import (CONNECT, DEAL, DECLINED, FAILED, HOST, OFFERED, OVER, PLAY, RESYNC, SETUP, LinkError,
                                 b16, u16)
-from pisti_core.ringdeal import deal_phase, need, on_record, repeat_deal, reveal, send_record, settle, try_deal
 
 _GAME = (DEAL, PLAY, RESYNC)  # the phases of a game on
+
+
+def _d():
+    """The deal and the records (:mod:`pisti_core.ringdeal`), imported when needed."""
+    from pisti_core import ringdeal
+    return ringdeal
 
 
 def on(lk, o, typ, p):
@@ -45,14 +49,14 @@ def on(lk, o, typ, p):
             got[o] = (k, bytes(p[4:]))
         if lk.phase == DEAL:
             if typ == R.COMMIT:
-                reveal(lk)
+                _d().reveal(lk)
             else:
-                try_deal(lk)
+                _d().try_deal(lk)
     elif typ == R.NEED:
         if lk.match is not None and lk.started:
-            send_record(lk, o, p[0] == 1 and lk.role == HOST)
+            _d().send_record(lk, o, p[0] == 1 and lk.role == HOST)
     elif typ == R.RECORD:
-        on_record(lk, o, p)
+        _d().on_record(lk, o, p)
     elif typ == R.STATUS:
         _on_status(lk, o, p)
     elif typ == R.LEAVE and lk.setup is not None:
@@ -87,7 +91,7 @@ def _on_hello(lk, o, p):
         elif lk.started and pos is None and lk.setup.seat_of(o) > 0:
             offer(lk, lk.setup, True)  # a seated console that lost the game: its seat again (L-17)
     if lk.phase == DEAL:
-        repeat_deal(lk)
+        _d().repeat_deal(lk)
 
 
 def _on_offer(lk, o, p):
@@ -125,7 +129,12 @@ def _table(lk, s, offer_b):
 
 def hello(lk):
     """Say hello round the ring (L-11): who this console is, and where its game is."""
-    lk.net.send(R.RING_HELLO, lk.hello_bytes(lk.position()), R.ALL, lk.now)
+    lk.net.send(R.RING_HELLO, hello_bytes(lk, lk.position()), R.ALL, lk.now)
+
+
+def hello_bytes(lk, pos):
+    """This console's hello (L-11) naming ``pos``."""
+    return R.hello(lk.role, lk.firmware, lk.nonce, lk.me, pos, lk.stamp)
 
 
 def offer(lk, setup, rejoin=False):
@@ -165,9 +174,9 @@ def _check_start(lk):
     for cid in s.consoles():
         lk.net.heard.setdefault(cid, lk.now)  # L-16's 3 minutes count from here for a console never heard
     if lk.rejoin:
-        need(lk, s.people[0], False)  # the game is under way: the host's record (L-17)
+        _d().need(lk, s.people[0], False)  # the game is under way: the host's record (L-17)
     else:
-        deal_phase(lk)
+        _d().deal_phase(lk)
 
 
 def leave(lk, why):
@@ -226,7 +235,7 @@ def _on_status(lk, o, p):
             if (pos[0:2] == me[0:2] and pos[2] != me[2] and (me[1] or lk.phase == OVER) and o == lk.host_id()
                     and lk.role != HOST and (lk.phase == PLAY or lk.phase == OVER)):
                 lk.mismatches += 1
-                need(lk, o, True)  # the same place, another game: the host's (L-5)
+                _d().need(lk, o, True)  # the same place, another game: the host's (L-5)
 
 
 def ahead(lk, pos, o):
@@ -239,17 +248,17 @@ def timers(lk, now):
     """The deal repeated, a record asked again, a catch-up, consoles gone."""
     ph = lk.phase
     if ph == DEAL and ticks_diff(now, lk.deal_at) >= R.DEAL_REPEAT_MS:
-        repeat_deal(lk)
+        _d().repeat_deal(lk)
     elif ph == SETUP and ticks_diff(now, lk.deal_at) >= R.DEAL_REPEAT_MS:
         offer(lk, lk.setup, lk.rejoin)  # an offer not answered: again (it may have been lost)
     elif ph == RESYNC and ticks_diff(now, lk.resync_at) >= R.RESYNC_MS:
-        settle(lk)  # (a record half here is kept: the next one asked for may complete it)
+        _d().settle(lk)  # (a record half here is kept: the next one asked for may complete it)
     b = lk.behind
     if b is not None:
         if lk.place()[0:2] >= b[0][0:2]:
             lk.behind = None
         elif lk.phase in (DEAL, PLAY) and ticks_diff(now, b[2]) >= R.CATCHUP_MS:
-            need(lk, b[1], False)  # L-13: behind for a while: the record of a console ahead
+            _d().need(lk, b[1], False)  # L-13: behind for a while: the record of a console ahead
     if not lk.started or lk.phase not in _GAME:
         return
     s = lk.setup
@@ -278,11 +287,12 @@ def resume(lk, setup, saved):
     for cid in setup.consoles():
         lk.net.heard[cid] = lk.now
     if saved is not None:
+        from pisti_core.linkproto import load
         lk.match, lk.hands_done = load(saved, lk.rot)
         h = lk.match.hand
         if h is not None and h.over:
             lk.match.end_hand()
             lk.hands_done += 1
-    settle(lk)
+    _d().settle(lk)
     hello(lk)
 

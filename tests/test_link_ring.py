@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from pisti_core import linkgame as G
 from pisti_core import linkrec
 from pisti_core import ringproto as R
+from pisti_core import ringview as V
 from pisti_core.linkproto import LinkVersionError, shared_deal
 from pisti_core.ringgame import RingLock
 from pisti_core.ringnet import Ring
@@ -93,7 +94,7 @@ def table(locks, game="yedili", players=4, rated=False, seats=None, timer=60):
 
 
 def hellos_done(clock, locks):
-    assert run(clock, locks, lambda: all(len(lk.consoles(clock.t)) == len(locks) for lk in locks), 20000)
+    assert run(clock, locks, lambda: all(len(V.consoles(lk, clock.t)) == len(locks) for lk in locks), 20000)
 
 
 def started(clock, locks, setup):
@@ -286,7 +287,7 @@ def test_L12_L5_a_match_on_four_consoles_ends_alike_each_action_decided_by_one_c
     assert len(records(locks)) == 1
     assert deciders == {(s.people[seat], seat) for seat in range(4)}
     # seats 0 and 2 are partners (P-1): consoles 0 and 1; console 3 at seat 1 is on the other side (T-2)
-    assert locks[0].outcome() == locks[1].outcome() and locks[0].outcome()[0] == -locks[3].outcome()[0]
+    assert V.outcome(locks[0]) == V.outcome(locks[1]) and V.outcome(locks[0])[0] == -V.outcome(locks[3])[0]
     assert sum(lk.mismatches + lk.repairs for lk in locks) == 0
 
 
@@ -378,17 +379,17 @@ def test_L15_L16_a_console_cut_off_for_3_minutes_has_left_and_a_hosts_bot_plays_
     cables[1].cut = cables[2].cut = True  # console 2 hears nobody, nobody hears it
     rng = random.Random(3)
     run(clock, locks, lambda: False, 21000, join=False, choose=random_legal, rng=rng)  # (until console 2's turn)
-    assert locks[0].lost(clock.t) == [locks[2].me] and locks[2].net.cut_off(clock.t)
-    assert 150000 < locks[0].left_ms(locks[2].me, clock.t) < 160000
+    assert V.lost(locks[0], clock.t) == [locks[2].me] and locks[2].net.cut_off(clock.t)
+    assert 150000 < V.left_ms(locks[0], locks[2].me, clock.t) < 160000
     run(clock, locks, lambda: locks[2].phase == R.LEFT and locks[0].left, 170000, join=False, choose=random_legal,
         rng=rng)
     assert locks[2].phase == R.LEFT and locks[2].left_me == "gone"
-    assert locks[2].outcome() == (-1, "lost")  # T-4 in the first hand
+    assert V.outcome(locks[2]) == (-1, "lost")  # T-4 in the first hand
     assert locks[0].left >> 2 & 1 and locks[0].mine((2 - locks[0].rot) % 4)
     live = [locks[0], locks[1], locks[3]]
     assert run(clock, live, lambda: all(lk.phase == linkrec.OVER for lk in live), 3600000,
                choose=random_legal, rng=rng)
-    assert len(records(live)) == 1 and all(lk.outcome() is not None for lk in live)
+    assert len(records(live)) == 1 and all(V.outcome(lk) is not None for lk in live)
 
 
 def test_L16_the_host_cut_off_ends_the_game_and_nothing_is_recorded_for_the_others():
@@ -398,7 +399,7 @@ def test_L16_the_host_cut_off_ends_the_game_and_nothing_is_recorded_for_the_othe
     run(clock, locks, lambda: locks[1].phase == linkrec.FAILED, 200000, join=False, choose=random_legal,
         rng=random.Random(1))
     assert locks[1].error.key == "host" and locks[2].error.key == "host"
-    assert locks[1].outcome() is None and locks[0].left_me == "gone"
+    assert V.outcome(locks[1]) is None and locks[0].left_me == "gone"
 
 
 def test_T3_T4_L16_a_person_out_of_time_leaves_and_the_host_plays_the_seat():
@@ -418,7 +419,7 @@ def test_T3_T4_L16_a_person_out_of_time_leaves_and_the_host_plays_the_seat():
                 lk.act(random_legal(lk, rng))
         if slow.to_act() == 0:
             assert 0 <= locks[0].move_left_ms() <= 30000 and slow.move_left_ms() <= 30000
-    assert slow.phase == R.LEFT and slow.left_me == "timer" and slow.outcome() == (-1, "lost")
+    assert slow.phase == R.LEFT and slow.left_me == "timer" and V.outcome(slow) == (-1, "lost")
     live = [locks[0], locks[2]]
     assert run(clock, locks, lambda: all(lk.phase == linkrec.OVER for lk in live), 3600000, choose=choose, rng=rng)
     assert len(records(live)) == 1
@@ -495,6 +496,7 @@ MP_RING = r'''
 import sys
 from pisti_core import linkrec
 from pisti_core import ringproto as R
+from pisti_core import ringview as V
 from pisti_core.ringgame import RingLock
 
 class Wire:
@@ -548,7 +550,7 @@ while t < 3000000:
         if lk.to_act() >= 0:
             legal = lk.match.hand.legal()
             lk.act(legal[pick(1)[0] % len(legal)])
-    if not offered and len(locks[0].consoles(t)) == n:
+    if not offered and len(V.consoles(locks[0], t)) == n:
         people = [lk.me for lk in locks] + [0] * (4 - n)
         locks[0].offer(R.RingSetup("yedili", 4, None, False, people, [None] * n + ["random"] * (4 - n)))
         offered = True

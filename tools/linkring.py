@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Two to four consoles in a ring under faults (``tools/linktest.py
 --consoles 3``): the ring's real code (``pisti_core.ringgame.RingLock``
-over ``pisti_core.ringnet``) on a virtual clock (20 ms ticks), console
+over ``pisti_core.ringnet``) on a virtual clock (30 ms ticks), console
 ``i``'s first UART joined to console ``i+1``'s second by a
 ``tools/shims/uart.py`` cable that loses, flips and adds bytes; cable cuts
 on any cable (up to two at once, each up to a minute), power cuts on any
@@ -16,9 +16,13 @@ out only passes frames on), the rest bots; the people and the host's bots
 choose random legal actions. Counted as in linktest: ``desyncs`` (digests
 still apart a minute and an action after a moment with every seated
 console in play at one place found them apart, or records apart at a
-match's end), ``lost`` (a person who left, a match not ended
-alike), ``faults`` (exceptions, a failed ring, a match wedged for 10
-virtual minutes).
+match's end), ``lost`` (a person who left, a match not ended alike),
+``faults`` (exceptions, a failed ring, a match wedged for 10 virtual
+minutes); and ``resends`` (frames sent again on a cable), ``repairs``
+(records asked for or sent), ``forwarded`` (messages passed on round the
+ring), ``trimmed`` (dropped from the queue of a cable whose neighbour is
+not heard), ``pruned`` (dropped from a queue because the neighbour sent
+the same), ``cable_cuts``, ``power_cuts``, ``tampered``.
 """
 
 import random
@@ -27,6 +31,7 @@ import traceback
 
 from pisti_core import linkrec
 from pisti_core import ringproto as R
+from pisti_core import ringview as V
 from pisti_core.ringgame import RingLock
 from tools.shims.uart import Cable
 
@@ -138,7 +143,7 @@ def play(args, st):
 
 def _offer(host, rng, mode, now):
     game, players, people = mode
-    ids = host.lock.consoles(now)
+    ids = V.consoles(host.lock, now)
     guests = ids[1:]
     rng.shuffle(guests)
     seats = list(range(1, players))
@@ -176,7 +181,7 @@ def run_match(args, rng, clock, cables, cons, st, mode):
             c.power_cut(now)
             st["power_cuts"] += 1
         if (setup is None or host.lock.phase == linkrec.SETUP and now - offered > 60000) and \
-                len(host.lock.consoles(now)) == len(cons):
+                len(V.consoles(host.lock, now)) == len(cons):
             setup = _offer(host, rng, mode, now)  # (a table that no one answers for a minute: seated again)
             offered = now
         elif setup is not None and not host.lock.started and host.lock.phase == linkrec.CONNECT:
