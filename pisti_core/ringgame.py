@@ -90,6 +90,7 @@ class RingLock:
         self.left_me = None  # why this console's person left: 'exit', 'timer', 'gone'
         self.peers = {}  # ring id -> (role, firmware) from its hello (L-11)
         self.nonces = {}  # ring id -> the nonce of its last hello (a new one: a new boot)
+        self.stamps = {}  # stamp -> the ring id its console last said hello with
         self.pos = {}  # ring id -> (hands done, step, digest) it last said
         self.neighbours = [0, 0]  # the ring ids on each cable (0 unknown)
         self.commits = {}  # ring id -> (hand, commitment) (L-14)

@@ -76,9 +76,16 @@ def _on_hello(lk, o, p):
             lk.me = lk.net.me = lk.urandom(1)[0] % 254 + 1  # another console drew this id: draw again
             hello(lk)
         return
+    if stamp == lk.stamp:
+        return  # this console's own, under the id it had before it drew again
     if role == HOST and lk.role == HOST:
         raise LinkError("role", "two consoles in the ring are hosts")
     lk.peers[o] = (role, fw)
+    was = lk.stamps.get(stamp)
+    if was is not None and was != o and was in lk.nonces:
+        del lk.nonces[was]  # the same console under a new id (it drew again, L-11): the old one is gone
+        del lk.peers[was]
+    lk.stamps[stamp] = o
     if pos is not None:
         lk.pos[o] = pos
     if lk.nonces.get(o) == nonce:

@@ -97,8 +97,12 @@ def hellos_done(clock, locks):
     assert run(clock, locks, lambda: all(len(V.consoles(lk, clock.t)) == len(locks) for lk in locks), 20000)
 
 
-def started(clock, locks, setup):
+def started(clock, locks, make):
+    """Hellos, then the table ``make()`` builds (from the ids the consoles
+    hold by then: two that drew the same id draw again, L-11) offered and
+    joined; the seated consoles."""
     hellos_done(clock, locks)
+    setup = make()
     locks[0].offer(setup)
     seated = [lk for lk in locks if setup.seat_of(lk.me) >= 0]
     assert run(clock, locks, lambda: all(lk.phase == linkrec.PLAY for lk in seated), 30000)
@@ -202,6 +206,33 @@ def test_L13_every_message_arrives_once_on_bad_cables_with_one_pulled(n, loss, s
         assert sorted(got[i]) == want
 
 
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.integers(3, 4), st.floats(0, 0.04), st.integers(0, 10 ** 6), st.integers(0, 3), st.integers(0, 40000),
+       st.integers(500, 60000))
+def test_L13_L14_one_game_round_the_ring_through_loss_and_a_cable_cut(n, loss, seed, cable, at, length):
+    """L-13, L-14: through lost and flipped bytes and one cable pulled for a
+    while (anywhere), the consoles deal and play on, and come to rest at
+    one place with one digest."""
+    clock, cables, locks = ring_of(n, loss, seed)
+    started(clock, locks, lambda: table(locks, "yedili", 4))
+    rng = random.Random(seed)
+    start = clock.t
+    acted = 0
+    while acted < 80 and clock.t < start + 900000 and not all(lk.phase == linkrec.OVER for lk in locks):
+        cables[cable % n].cut = start + at <= clock.t < start + at + length
+        clock.t += 20
+        for lk in locks:
+            lk.poll(clock.t)
+            if lk.to_act() >= 0 and lk.phase == linkrec.PLAY:
+                lk.act(random_legal(lk, rng))
+                acted += 1
+    cables[cable % n].cut = False
+    assert acted >= 80 or all(lk.phase == linkrec.OVER for lk in locks)
+    assert run(clock, locks, lambda: len({lk.position() for lk in locks}) == 1, 120000, join=False)
+    assert all(lk.phase in (linkrec.PLAY, linkrec.OVER) for lk in locks)
+
+
 # -- hellos (L-11) ------------------------------------------------------------------------
 def test_L11_every_console_knows_every_others_version():
     clock, cables, locks = ring_of(4, firmware=("1.0", "1.1", "1.2", "1.3"))
@@ -273,8 +304,8 @@ def test_L12_every_console_sees_the_whole_table_before_joining_and_a_decline_cha
 
 def test_L12_L5_a_match_on_four_consoles_ends_alike_each_action_decided_by_one_console():
     clock, cables, locks = ring_of(4, seed=3)
-    s = table(locks, "pisti", 4, rated=True, seats=[0, 3, 1, 2])
-    started(clock, locks, s)
+    started(clock, locks, lambda: table(locks, "pisti", 4, rated=True, seats=[0, 3, 1, 2]))
+    s = locks[0].setup
     deciders = set()
     rng = random.Random(5)
 
@@ -293,7 +324,7 @@ def test_L12_L5_a_match_on_four_consoles_ends_alike_each_action_decided_by_one_c
 
 def test_L12_L5_an_action_from_a_console_that_does_not_decide_the_seat_is_repaired():
     clock, cables, locks = ring_of(3, seed=4)
-    started(clock, locks, table(locks, "yedili", 3))
+    started(clock, locks, lambda: table(locks, "yedili", 3))
     h = locks[1].match.hand
     forger = locks[1] if h.turn != 0 else locks[2]
     hd, ply = forger.hands_done, len(h.actions)
@@ -309,7 +340,7 @@ def test_L12_L5_an_action_from_a_console_that_does_not_decide_the_seat_is_repair
 
 def test_L13_L5_a_silent_change_is_found_by_the_digests_and_mended_with_the_hosts_record():
     clock, cables, locks = ring_of(3, seed=6)
-    started(clock, locks, table(locks, "yedili", 3))
+    started(clock, locks, lambda: table(locks, "yedili", 3))
     locks[2].match.totals[0] += 7  # a fault in one console's memory
     rng = random.Random(2)
     assert run(clock, locks, lambda: all(lk.phase == linkrec.OVER for lk in locks), 3600000,
@@ -374,8 +405,7 @@ def test_L14_bytes_that_do_not_match_their_commitment_end_the_game():
 # -- lost consoles, leaving (L-15, L-16, T-3, T-4) -----------------------------------------------
 def test_L15_L16_a_console_cut_off_for_3_minutes_has_left_and_a_hosts_bot_plays_its_seat():
     clock, cables, locks = ring_of(4, seed=11)
-    s = table(locks, "yedili", 4, rated=True)
-    started(clock, locks, s)
+    started(clock, locks, lambda: table(locks, "yedili", 4, rated=True))
     cables[1].cut = cables[2].cut = True  # console 2 hears nobody, nobody hears it
     rng = random.Random(3)
     run(clock, locks, lambda: False, 21000, join=False, choose=random_legal, rng=rng)  # (until console 2's turn)
@@ -394,7 +424,7 @@ def test_L15_L16_a_console_cut_off_for_3_minutes_has_left_and_a_hosts_bot_plays_
 
 def test_L16_the_host_cut_off_ends_the_game_and_nothing_is_recorded_for_the_others():
     clock, cables, locks = ring_of(3, seed=12)
-    started(clock, locks, table(locks, "yedili", 3, rated=True))
+    started(clock, locks, lambda: table(locks, "yedili", 3, rated=True))
     cables[0].cut = cables[2].cut = True
     run(clock, locks, lambda: locks[1].phase == linkrec.FAILED, 200000, join=False, choose=random_legal,
         rng=random.Random(1))
@@ -404,7 +434,7 @@ def test_L16_the_host_cut_off_ends_the_game_and_nothing_is_recorded_for_the_othe
 
 def test_T3_T4_L16_a_person_out_of_time_leaves_and_the_host_plays_the_seat():
     clock, cables, locks = ring_of(3, seed=13)
-    started(clock, locks, table(locks, "yedili", 3, rated=True, timer=30))
+    started(clock, locks, lambda: table(locks, "yedili", 3, rated=True, timer=30))
     rng = random.Random(4)
     slow = locks[1]
 
@@ -428,8 +458,8 @@ def test_T3_T4_L16_a_person_out_of_time_leaves_and_the_host_plays_the_seat():
 # -- power cuts (L-17) ------------------------------------------------------------------------------
 def test_L17_a_console_booted_from_its_save_catches_up_from_a_console_ahead():
     clock, cables, locks = ring_of(4, seed=14)
-    s = table(locks, "yedili", 4)
-    started(clock, locks, s)
+    started(clock, locks, lambda: table(locks, "yedili", 4))
+    s = locks[0].setup
     rng = random.Random(6)
     run(clock, locks, lambda: locks[0].place()[1] > 12, 600000, choose=random_legal, rng=rng)
     cut = locks[3]
@@ -451,8 +481,8 @@ def test_L17_a_console_booted_from_its_save_catches_up_from_a_console_ahead():
 
 def test_L17_a_seated_console_with_a_wiped_save_is_offered_its_seat_and_takes_the_record():
     clock, cables, locks = ring_of(3, seed=15)
-    s = table(locks, "yedili", 3)
-    started(clock, locks, s)
+    started(clock, locks, lambda: table(locks, "yedili", 3))
+    s = locks[0].setup
     rng = random.Random(7)
     run(clock, locks, lambda: locks[0].place()[1] > 6, 600000, choose=random_legal, rng=rng)
     old = locks[2]
@@ -480,6 +510,13 @@ def test_L13_L14_L17_linktest_ring_under_loss_cuts_and_power_cuts(capsys, n):
     assert (got["desyncs"], got["lost"], got["faults"]) == (0, 0, 0), got
     assert status == 0 and got["consoles"] == n and got["actions"] >= 1500
     assert got["resends"] > 0 and got["power_cuts"] > 0 and got["cable_cuts"] > 0 and got["forwarded"] > 0
+
+
+def test_L11_L13_linktest_ring_of_two_consoles(capsys):
+    """--ring: two consoles joined by both their cables run the ring's code."""
+    status, got = linktest(capsys, "--ring", "--actions", "600", "--seed", "5", "--loss", "0.05")
+    assert (got["desyncs"], got["lost"], got["faults"], got["consoles"]) == (0, 0, 0, 2), got
+    assert status == 0 and got["actions"] >= 600
 
 
 def test_L5_L13_linktest_ring_reports_a_planted_bug_without_repairs(capsys, monkeypatch):
