@@ -22,7 +22,8 @@ minutes); and ``resends`` (frames sent again on a cable), ``repairs``
 (records asked for or sent), ``forwarded`` (messages passed on round the
 ring), ``trimmed`` (dropped from the queue of a cable whose neighbour is
 not heard), ``pruned`` (dropped from a queue because the neighbour sent
-the same), ``cable_cuts``, ``power_cuts``, ``tampered``.
+the same), ``garbled`` (messages that did not parse: damage a frame's
+CRC-16 missed), ``cable_cuts``, ``power_cuts``, ``tampered``.
 """
 
 import random
@@ -57,6 +58,7 @@ class Console:
         self.boots = 0
         self.resends = 0
         self.repairs = 0
+        self.garbled = 0
 
     @property
     def me(self):
@@ -85,6 +87,7 @@ class Console:
         old = self.lock
         self.resends += old.net.resends()
         self.repairs += old.repairs
+        self.garbled += old.garbled
         self.boots += 1
         if self.save is not None:
             self.lock = RingLock.resume(self.ports, self.role, "linktest", now, self.me, self.key, self.save[0],
@@ -109,7 +112,7 @@ def play(args, st):
     rng = random.Random(args.seed)
     clock = [0]
     corrupt = args.loss / 5 if args.corrupt is None else args.corrupt
-    st.update({"consoles": args.consoles, "forwarded": 0, "trimmed": 0, "pruned": 0})
+    st.update({"consoles": args.consoles, "forwarded": 0, "trimmed": 0, "pruned": 0, "garbled": 0})
     table = modes(args.consoles)
     mode_i = rng.randrange(len(table))
     while st["actions"] < args.actions:
@@ -133,6 +136,7 @@ def play(args, st):
             st["forwarded"] += c.lock.net.forwarded
             st["trimmed"] += c.lock.net.trimmed
             st["pruned"] += c.lock.net.pruned
+            st["garbled"] += c.garbled + c.lock.garbled
         if ok:
             st["matches"] += 1
         if args.verbose:
