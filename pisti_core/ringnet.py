@@ -23,7 +23,7 @@ How, and why so:
   console it is for (``dst``, :data:`ALL` for everyone) and the hops it
   may still take (``ttl``, 3 at the start: four consoles in a ring are at
   most three cables apart). A console takes a message the first time it
-  sees it (a window of the last 32 numbers per origin and session), gives
+  sees it (a window of the last 24 numbers of the origin's session), gives
   it to the game if it is for it, and passes it on out of the other cable
   unless it was the message's destination or the ttl is spent; a message
   waiting to go out of a cable is dropped when the same one comes in over
@@ -47,8 +47,8 @@ from pisti_core.linkchan import HELLO, Channel, const, ticks_diff
 from pisti_core.ringdefs import ALL
 HEAD = const(5)  # origin, session, sequence, dst, ttl
 TTL = const(3)
-_WINDOW = const(32)
-_ORIGINS = const(8)  # (origin, session) windows kept: the newest ones
+_WINDOW = const(24)  # (a mask of 24 bits stays a small int on the board)
+_ORIGINS = const(8)  # origins' windows kept (four consoles, and room for a damaged frame's)
 _QUEUE_LOST = const(6)  # messages kept waiting on a cable that is not heard
 _RESEND_MAX = const(120)  # the longest wait before a frame is sent again (a ring carries more than one link)
 
@@ -156,13 +156,21 @@ class Ring:
         return True
 
     def _new(self, o, ses, sq):
-        """True the first time (origin, session, sequence) is seen."""
+        """True the first time (origin, session, sequence) is seen. One
+        window an origin: a session other than its window's starts a new one
+        (a console booted again; its session byte differs from the boot
+        before, and an older one's window is gone by then)."""
         seen = self.seen
         for e in seen:
-            if e[0] == o and e[1] == ses:
+            if e[0] == o:
+                if e[1] != ses:
+                    e[1] = ses
+                    e[2] = sq
+                    e[3] = 0
+                    return True
                 d = (sq - e[2]) & 255
-                if d and d < 128:  # newer than the highest: slide the window
-                    e[3] = ((e[3] << d) | (1 << (d - 1))) & 0xFFFFFFFF if d <= _WINDOW else 0
+                if d and d < 128:  # newer than the highest: slide the window (small ints only)
+                    e[3] = ((e[3] & ((1 << (_WINDOW - d)) - 1)) << d | 1 << (d - 1)) if d <= _WINDOW else 0
                     e[2] = sq
                     return True
                 d = (e[2] - sq) & 255  # 0: the highest itself

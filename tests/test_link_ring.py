@@ -180,6 +180,34 @@ def test_L13_a_message_for_one_console_is_not_passed_on_by_it():
     assert got == [[], [b"to 11"], []]
 
 
+def test_L13_L17_a_console_booted_again_is_heard_even_with_the_session_byte_of_two_boots_before():
+    clock = Clock()
+    cables = cables_for(clock, 3)
+    rings = nets(3, clock, cables, 20)
+    got = []
+
+    def say(r, n):
+        for j in range(n):
+            r.send(33, bytes((j,)), now=clock.t)
+            for _ in range(8):
+                clock.t += 10
+                for i, x in enumerate(rings):
+                    got.extend((i, m[2]) for m in x.poll(clock.t) if m[1] == 33)
+
+    say(rings[1], 100)  # session 41, numbers 0..99
+    for ses, last in ((90, 41), (41, 90)):  # booted twice: the second time with the first boot's byte
+        for p in (cables[1].a, cables[0].b):
+            p.power_cut()
+        rings[1] = Ring(ports(cables, 1), 11, b"PS", clock.t, ses, (7, 8), last_ses=last)
+        for _ in range(40):
+            clock.t += 10
+            for r in rings:
+                r.poll(clock.t)
+        del got[:]
+        say(rings[1], 5)
+        assert sorted(got) == sorted((i, bytes((j,))) for i in (0, 2) for j in range(5)), (ses, got)
+
+
 @FAST
 @given(st.integers(3, 4), st.floats(0, 0.05), st.integers(0, 10 ** 6), st.integers(-1, 3), st.integers(1, 8))
 def test_L13_every_message_arrives_once_on_bad_cables_with_one_pulled(n, loss, seed, pulled, k):
