@@ -76,7 +76,7 @@ class Ring:
         self.chans = [None if ports[i] is None else Channel(ports[i], ses, now, seq[i]) for i in range(2)]
         self.hop_sessions = [0, 0]  # the neighbours' sessions whose HELLO was answered
         self.seq = 0
-        self.seen = []  # [origin, session, highest sequence, mask of the 32 before it]
+        self.seen = []  # [origin, session, highest number, mask of the 24 before it, numbers from before it]
         self.heard = {}  # ring id -> the time its last message came (any cable)
         self.last_sent = now
         self.forwarded = 0
@@ -159,28 +159,40 @@ class Ring:
         """True the first time (origin, session, sequence) is seen. One
         window an origin: a session other than its window's starts a new one
         (a console booted again; its session byte differs from the boot
-        before, and an older one's window is gone by then)."""
+        before, and an older one's window is gone by then). Three numbers in
+        a row from before the window start it afresh too: the window was
+        moved by a damaged frame that passed its CRC, or the numbers wrapped
+        while this console heard nothing of that origin."""
         seen = self.seen
         for e in seen:
             if e[0] == o:
                 if e[1] != ses:
                     e[1] = ses
                     e[2] = sq
-                    e[3] = 0
+                    e[3] = e[4] = 0
                     return True
                 d = (sq - e[2]) & 255
                 if d and d < 128:  # newer than the highest: slide the window (small ints only)
                     e[3] = ((e[3] & ((1 << (_WINDOW - d)) - 1)) << d | 1 << (d - 1)) if d <= _WINDOW else 0
                     e[2] = sq
+                    e[4] = 0
                     return True
                 d = (e[2] - sq) & 255  # 0: the highest itself
-                if d == 0 or d > _WINDOW or e[3] >> (d - 1) & 1:
+                if d > _WINDOW:
+                    e[4] += 1
+                    if e[4] < 3:
+                        return False
+                    e[2] = sq
+                    e[3] = e[4] = 0
+                    return True
+                if d == 0 or e[3] >> (d - 1) & 1:
                     return False
                 e[3] |= 1 << (d - 1)
+                e[4] = 0
                 return True
         if len(seen) >= _ORIGINS:
             del seen[0]
-        seen.append([o, ses, sq, 0])
+        seen.append([o, ses, sq, 0, 0])
         return True
 
     # -- the loop --------------------------------------------------------------------
@@ -207,10 +219,10 @@ class Ring:
                 o = p[0]
                 if o == self.me and (p[1] == self.ses or p[1] == self.last_ses):
                     continue  # our own, come round (the game looks at any other: a console of the same id?)
+                self.heard[o] = now  # (a message seen before says the console is there too)
                 if not self._new(o, p[1], p[2]):
                     self._unqueue(i, typ, p)  # the neighbour has it: not passed on to it
                     continue
-                self.heard[o] = now
                 dst = p[3]
                 if dst == ALL or dst == self.me:
                     out.append((o, typ, p[HEAD:]))

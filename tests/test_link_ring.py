@@ -208,6 +208,30 @@ def test_L13_L17_a_console_booted_again_is_heard_even_with_the_session_byte_of_t
         assert sorted(got) == sorted((i, bytes((j,))) for i in (0, 2) for j in range(5)), (ses, got)
 
 
+def test_L13_L15_a_damaged_frame_that_moves_a_window_stops_nothing_for_long():
+    """A frame whose damage its CRC missed, naming a console's session and a
+    number far ahead, would hide that console's next messages as old ones:
+    three in a row start its window afresh, and the console is heard all
+    the while (L-15)."""
+    clock = Clock()
+    cables = cables_for(clock, 3)
+    rings = nets(3, clock, cables, 20)
+    r1 = rings[1]
+    r1.send(33, b"a", now=clock.t)
+    forged = bytes((r1.me, r1.ses, (r1.seq + 100) & 255, 255, 1)) + b"damaged"
+    r1.chans[0].send(34, forged)  # straight onto the cable to console 2, as if the frame had come so
+    got = []
+    for j in range(12):
+        r1.send(33, bytes((j,)), now=clock.t)
+        for _ in range(8):
+            clock.t += 10
+            for i, x in enumerate(rings):
+                got.extend((i, m[2]) for m in x.poll(clock.t) if m[1] == 33)
+    at2 = [b for i, b in got if i == 2]
+    assert [bytes((j,)) for j in range(6, 12)] == at2[-6:] and len(at2) >= 9
+    assert rings[2].since(r1.me, clock.t) < 100
+
+
 @FAST
 @given(st.integers(3, 4), st.floats(0, 0.05), st.integers(0, 10 ** 6), st.integers(-1, 3), st.integers(1, 8))
 def test_L13_every_message_arrives_once_on_bad_cables_with_one_pulled(n, loss, seed, pulled, k):
