@@ -70,6 +70,7 @@ class RingLock:
         self.role = role
         self.firmware = firmware
         self.levels = levels
+        self.was = 0  # the ring id this console had before it drew again (L-11)
         from pisti_core.ringproto import stamp
         self.stamp = stamp(self.key)  # L-11: who this console is, across its boots
         self.net = Ring(ports, self.me, _rx().hello_bytes(self, None), now, ses, (r[2], r[3]), STATUS, last_ses)
@@ -90,7 +91,7 @@ class RingLock:
         self.left_me = None  # why this console's person left: 'exit', 'timer', 'gone'
         self.peers = {}  # ring id -> (role, firmware) from its hello (L-11)
         self.nonces = {}  # ring id -> the nonce of its last hello (a new one: a new boot)
-        self.stamps = {}  # stamp -> the ring id its console last said hello with
+        self.retired = {}  # ring id -> the stamp of the console that left it behind (L-11)
         self.pos = {}  # ring id -> (hands done, step, digest) it last said
         self.neighbours = [0, 0]  # the ring ids on each cable (0 unknown)
         self.commits = {}  # ring id -> (hand, commitment) (L-14)

@@ -40,10 +40,11 @@ _MAGIC = b"PS"
 _FW_AT = const(21)
 
 # -- hello (L-11) ---------------------------------------------------------------
-def hello(role, firmware, nonce, me, pos=None, stamp=bytes(4)):
+def hello(role, firmware, nonce, me, pos=None, stamp=bytes(4), was=0):
     """The hello payload of console ``me``; ``pos`` is ``(hands_done, ply,
     digest)`` of the game held, or None; ``stamp`` (:func:`stamp`) tells
-    this console from another that drew the same id."""
+    this console from another that drew the same id, and ``was`` is the id
+    it had before it drew again (0: none)."""
     fw = firmware.encode() if isinstance(firmware, str) else bytes(firmware)
     fw = fw[:24]
     out = bytearray(_MAGIC)
@@ -60,6 +61,7 @@ def hello(role, firmware, nonce, me, pos=None, stamp=bytes(4)):
     out.extend(fw)
     out.append(me)
     out.extend(stamp[:4])
+    out.append(was)
     return bytes(out)
 
 
@@ -71,7 +73,7 @@ def stamp(key):
 
 
 def parse_hello(p):
-    """``(role, firmware, nonce, me, pos, stamp)`` from a hello; LinkVersionError for
+    """``(role, firmware, nonce, me, pos, stamp, was)`` from a hello; LinkVersionError for
     another protocol (the two-console link's among them), LinkError for
     anything that is not a hello."""
     if len(p) < 3 or p[0:2] != _MAGIC:
@@ -83,12 +85,13 @@ def parse_hello(p):
     if p[2] != RING_PROTOCOL:
         from pisti_core.linkproto import LinkVersionError
         raise LinkVersionError(RING_PROTOCOL, p[2], firmware)
-    if len(p) < _FW_AT + 6 + n or p[3] > 1:
+    if len(p) < _FW_AT + 7 + n or p[3] > 1:
         raise LinkError("garbled", "a malformed hello from another console")
     pos = None
     if p[12]:
         pos = (u16(p, 13), u16(p, 15), u16(p, 17) << 16 | u16(p, 19))
-    return p[3], firmware, bytes(p[4:12]), p[_FW_AT + 1 + n], pos, bytes(p[_FW_AT + 2 + n:_FW_AT + 6 + n])
+    at = _FW_AT + 1 + n
+    return p[3], firmware, bytes(p[4:12]), p[at], pos, bytes(p[at + 1:at + 5]), p[at + 5]
 
 
 # -- the host's table (L-12) -------------------------------------------------------

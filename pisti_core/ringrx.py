@@ -66,26 +66,29 @@ def on(lk, o, typ, p):
 
 
 def _on_hello(lk, o, p):
-    role, fw, nonce, cid, pos, stamp = R.parse_hello(p)  # L-11: another protocol raises here
+    role, fw, nonce, cid, pos, stamp, was = R.parse_hello(p)  # L-11: another protocol raises here
     if o < 0:
         lk.neighbours[-1 - o] = cid
         hello(lk)  # a neighbour's new boot: what waited for it was dropped, our hello with it
         return
     if o == lk.me:
-        if stamp != lk.stamp and not lk.started and lk.setup is None:
-            lk.me = lk.net.me = lk.urandom(1)[0] % 254 + 1  # another console drew this id: draw again
+        if stamp != lk.stamp and not lk.started and lk.setup is None and lk.retired.get(o) != stamp:
+            lk.was = lk.me  # another console drew this id: draw again
+            lk.me = lk.net.me = lk.urandom(1)[0] % 254 + 1
             hello(lk)
         return
     if stamp == lk.stamp:
         return  # this console's own, under the id it had before it drew again
     if role == HOST and lk.role == HOST:
         raise LinkError("role", "two consoles in the ring are hosts")
+    if lk.retired.get(o) == stamp:
+        return  # a hello under the id this console left behind (still going round)
+    if was:
+        lk.retired[was] = stamp  # it drew again (L-11): its old id is gone
+        if was in lk.nonces:
+            del lk.nonces[was]
+            del lk.peers[was]
     lk.peers[o] = (role, fw)
-    was = lk.stamps.get(stamp)
-    if was is not None and was != o and was in lk.nonces:
-        del lk.nonces[was]  # the same console under a new id (it drew again, L-11): the old one is gone
-        del lk.peers[was]
-    lk.stamps[stamp] = o
     if pos is not None:
         lk.pos[o] = pos
     if lk.nonces.get(o) == nonce:
@@ -141,7 +144,7 @@ def hello(lk):
 
 def hello_bytes(lk, pos):
     """This console's hello (L-11) naming ``pos``."""
-    return R.hello(lk.role, lk.firmware, lk.nonce, lk.me, pos, lk.stamp)
+    return R.hello(lk.role, lk.firmware, lk.nonce, lk.me, pos, lk.stamp, lk.was)
 
 
 def offer(lk, setup, rejoin=False):

@@ -295,6 +295,19 @@ def test_L11_every_console_knows_every_others_version():
         assert lk.phase == linkrec.CONNECT and lk.match is None
 
 
+@pytest.mark.parametrize("loss", [0.0, 0.03])
+def test_L11_two_consoles_that_drew_the_same_id_draw_again_and_leave_no_ghost(loss):
+    clock = Clock()
+    cables = cables_for(clock, 4, loss, 0, 3)
+    ids = (50, 50, 60, 70)
+    locks = [RingLock(ports(cables, i), linkrec.HOST if i == 0 else linkrec.GUEST, "0.3.0", 0, ids[i], None,
+                      LEVELS, urandom_from(i)) for i in range(4)]
+    assert run(clock, locks, lambda: len({lk.me for lk in locks}) == 4
+               and all(sorted(V.consoles(lk, clock.t)) == sorted(o.me for o in locks) for lk in locks), 60000)
+    run(clock, locks, lambda: False, 25000)  # (a ghost would show again as the old id's messages come round)
+    assert all(sorted(V.consoles(lk, clock.t)) == sorted(o.me for o in locks) for lk in locks)
+
+
 def test_L11_another_protocol_is_a_typed_error_naming_both_versions():
     data = bytearray(R.hello(linkrec.GUEST, "9.9", bytes(8), 5))
     data[2] = 7

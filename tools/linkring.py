@@ -280,6 +280,9 @@ def _states(cons, now):
             deal = " deal %d commits %r reveals %r revealed %s" % (
                 lk.hands_done, {k: v[0] for k, v in lk.commits.items()}, {k: v[0] for k, v in lk.reveals.items()},
                 lk.revealed)
-        out.append("console %d (id %d) %s %r left %s/%s boots %d quiet %r%s" % (
-            c.idx, c.me, lk.phase, lk.position(), bin(lk.left), lk.left_me, c.boots, quiet, deal))
+        cables = ["cable %s: peer %d out %r queue %d" % (i, ch.peer, ch.out and ch.out[0:2], len(ch.queue))
+                  for i, ch in enumerate(lk.net.chans)]
+        out.append("console %d (id %d) %s %r left %s/%s boots %d quiet %r%s; %s; windows %r" % (
+            c.idx, c.me, lk.phase, lk.position(), bin(lk.left), lk.left_me, c.boots, quiet, deal, ", ".join(cables),
+            lk.net.seen))
     return "; ".join(out)
