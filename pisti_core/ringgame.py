@@ -73,7 +73,7 @@ class RingLock:
         self.was = 0  # the ring id this console had before it drew again (L-11)
         from pisti_core.ringproto import stamp
         self.stamp = stamp(self.key)  # L-11: who this console is, across its boots
-        self.net = Ring(ports, self.me, _rx().hello_bytes(self, None), now, ses, (r[2], r[3]), STATUS, last_ses)
+        self.net = Ring(ports, self.me, _rx().hello_bytes(self, None), now, ses, (r[2], r[3]), STATUS)
         self.now = now
         self.phase = PHASES[0]
         self.error = None  # a LinkError once FAILED

@@ -62,15 +62,12 @@ class Ring:
     ``(origin, typ, body)`` tuples; a neighbour's HELLO comes as ``(-1 -
     cable, HELLO, payload)`` when it opens a new session. ``latest`` is a
     message type of which a queue keeps only the newest from each origin
-    (the status); ``last_ses`` the session byte of the boot before, whose
-    messages still going round are this console's own: messages under this
-    console's id from any other session are given to the game (another
-    console may have drawn the same id)."""
+    (the status). Messages under this console's own id are given to the
+    game and never passed on."""
 
-    def __init__(self, ports, me, hello, now=0, ses=0, seq=(0, 0), latest=-1, last_ses=-1):
+    def __init__(self, ports, me, hello, now=0, ses=0, seq=(0, 0), latest=-1):
         self.me = me
         self.ses = ses & 255
-        self.last_ses = last_ses  # this console's session byte at the boot before: its frames may still go round
         self.hello = hello
         self.latest = latest
         self.chans = [None if ports[i] is None else Channel(ports[i], ses, now, seq[i]) for i in range(2)]
@@ -217,8 +214,11 @@ class Ring:
                 if len(p) < HEAD:
                     continue
                 o = p[0]
-                if o == self.me and (p[1] == self.ses or p[1] == self.last_ses):
-                    continue  # our own, come round (the game looks at any other: a console of the same id?)
+                if o == self.me:
+                    # our own come round, from this boot or one before, or another console's that drew the
+                    # same id (even the same session byte): the game tells them apart by the hello's stamp
+                    out.append((o, typ, p[HEAD:]))
+                    continue
                 self.heard[o] = now  # (a message seen before says the console is there too)
                 if not self._new(o, p[1], p[2]):
                     self._unqueue(i, typ, p)  # the neighbour has it: not passed on to it
