@@ -8,8 +8,9 @@ What up to four consoles in a ring say (RULES.md L-11 .. L-17), as bytes:
 
 * the hello (L-11): the two-console hello's layout (magic, protocol,
   role, nonce, the position of the game held, firmware) with the ring's
-  protocol number, :data:`RING_PROTOCOL`, and the console's ring id and
-  stamp after the firmware; a console of another protocol (a two-console one among
+  protocol number, :data:`RING_PROTOCOL`, and after the firmware the
+  console's ring id, its stamp (four bytes from its key, the same at every
+  boot) and the id it had before it drew again, if it did; a console of another protocol (a two-console one among
   them) is a :class:`pisti_core.linkproto.LinkVersionError`;
 * the host's table (L-12), :class:`RingSetup`: game, players, target,
   rated, move timer, and for every seat the console id of its person or
