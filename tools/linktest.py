@@ -4,6 +4,11 @@
 """Lockstep under faults: two linked consoles over a lossy virtual cable.
 
     python tools/linktest.py --actions 5000 --loss 0.05 --seed 1
+    python tools/linktest.py --consoles 4 --actions 100000 --loss 0.05
+
+With ``--consoles 3`` or ``4`` (or ``--ring``) the consoles form a ring
+instead (RULES.md L-11 .. L-17): see ``tools/linkring.py``. Without, the
+rest of this text holds.
 
 Two consoles (a host and a guest) run the link's real code
 (``pisti_core.linkgame.Lockstep`` over ``pisti_core.linkchan``, and the
@@ -398,12 +403,22 @@ def main(argv=None):
     ap.add_argument("--verbose", action="store_true", help="a line per match on stderr")
     ap.add_argument("--lean", action="store_true",
                     help="unload the link's code between hands as the board does (Lockstep(lean=True))")
+    ap.add_argument("--consoles", type=int, choices=(2, 3, 4), default=2,
+                    help="consoles: 2 (default) is the two-console link with the app's seats; 3 or 4 form a ring "
+                         "(pisti_core.ringgame, tools/linkring.py)")
+    ap.add_argument("--ring", action="store_true", help="two consoles as a ring of two (two cables) too")
     args = ap.parse_args(argv)
     if not 0 <= args.loss < 1:
         ap.error("--loss is a probability below 1, not %r" % args.loss)
     global LEAN
     LEAN = True if args.lean else None
-    st = play(args)
+    if args.consoles > 2 or args.ring:
+        from tools import linkring
+        st = {"actions": 0, "matches": 0, "resends": 0, "repairs": 0, "desyncs": 0, "lost": 0, "faults": 0,
+              "power_cuts": 0, "cable_cuts": 0, "tampered": 0, "checks": 0, "boots": 0}
+        st = linkring.play(args, st)
+    else:
+        st = play(args)
     print(json.dumps(st))
     return 0 if st["desyncs"] == 0 and st["lost"] == 0 and st["faults"] == 0 else 1
 

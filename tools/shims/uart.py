@@ -41,8 +41,12 @@ class End:
         return self.cable.b if self is self.cable.a else self.cable.a
 
     def _arrive(self):
-        now = self.cable.now_us()
         line = self.line
+        if not line:
+            return
+        now = self.cable.now_us()
+        if line[0][0] > now:
+            return  # (nothing has arrived yet)
         i = 0
         while i < len(line) and line[i][0] <= now:
             if len(self.rx) < self.size:
@@ -60,16 +64,19 @@ class End:
         t = max(now, self.free_us)
         per = 10 * 1000000 // c.baud
         dst = self.peer.line
-        for b in bytes(buf):
+        rnd = c.rng.random
+        cut, loss, corrupt, delay = c.cut, c.loss, c.corrupt, c.delay_us
+        data = bytes(buf)
+        self.written += len(data)
+        for b in data:
             t += per
-            self.written += 1
-            if c.cut or c.rng.random() < c.loss:
+            if cut or rnd() < loss:
                 c.dropped += 1
                 continue
-            if c.rng.random() < c.corrupt:
+            if rnd() < corrupt:
                 b ^= 1 << c.rng.randrange(8)
                 c.corrupted += 1
-            dst.append((t + c.delay_us, b))
+            dst.append((t + delay, b))
         self.free_us = t
         if c.noise and c.rng.random() < c.noise:
             dst.append((t + c.delay_us, c.rng.randrange(256)))
