@@ -61,7 +61,7 @@ IMAGES = {  # name: (deploy profile, as .mpy, settings changed: None drops the k
     "pico_mpy": ("pico", True, {}),
     "wing": ("featherwing", False, WING_PINS),
     "pico_demo": ("pico", False, {"PISTI_DELAY": None}),  # the demo at its own pace (fewer plays to emulate)
-    "pico_seed1": ("pico", False, {"PISTI_SEED": 1}),  # a seed with short Pis Yedili 4p hands, alone and linked (CI time)
+    "pico_seed1": ("pico", False, {"PISTI_SEED": 1}),  # short Pis Yedili 4p deals, alone and linked (CI time)
 }
 
 # The person's buttons, one rule a screen (tools/devicelib/policy.mjs). The
