@@ -19,23 +19,11 @@ from pisti_core.crc import crc16
 from pisti_core.linkframe import FLAG, MAX_PAYLOAD, Decoder, encode
 from pisti_core.match import Match
 from tools.shims.uart import Cable
+from linkrig import Clock, urandom_from
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow],
                 phases=[Phase.explicit, Phase.reuse, Phase.generate])
-
-
-class Clock:
-    def __init__(self):
-        self.t = 0
-
-    def __call__(self):
-        return self.t
-
-
-def urandom_from(seed):
-    r = random.Random(seed)
-    return lambda n: bytes(r.randrange(256) for _ in range(n))
 
 
 def pair(setup, loss=0.0, corrupt=0.0, seed=0, host_fw="0.2.0", guest_fw="0.2.0"):

@@ -22,23 +22,11 @@ from pisti_core.linkproto import LinkVersionError, shared_deal
 from pisti_core.ringgame import RingLock
 from pisti_core.ringnet import Ring
 from tools.shims.uart import Cable
+from linkrig import Clock, urandom_from
 
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow],
                 phases=[Phase.explicit, Phase.reuse, Phase.generate])
-
-
-class Clock:
-    def __init__(self):
-        self.t = 0
-
-    def __call__(self):
-        return self.t
-
-
-def urandom_from(seed):
-    r = random.Random(seed)
-    return lambda n: bytes(r.randrange(256) for _ in range(n))
 
 
 def cables_for(clock, n, loss=0.0, corrupt=0.0, seed=0):
