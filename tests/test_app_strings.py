@@ -38,7 +38,8 @@ WORST = {"took": ("Bot 3", "10\u2666", 52), "drew": ("Bot 3", 12), "passed": ("B
          # (fitted to the line by pisti_app.startup.notices: tests/test_app_settings.py)
          "bad_setting": ("PISTI_TIMER=-5",), "link_offer": ("Pis Yedili", 4, 151, "practice"),
          "link_lost": (2, 59), "link_wait": ("Oyun kur",), "link_silent": ("Oyun kur",), "link_clock": (2, 59),
-         "link_in_play": (99,), "bad_setting_short": ("DISPLAY_HEIGHT=48",)}
+         "link_in_play": (99,), "bad_setting_short": ("DISPLAY_HEIGHT=48",), "ring_wait": (4, 4), "ring_joined": (4, 4),
+         "ring_offer": ("Pis Yedili", 4, 151, "practice", "1 Kurucu, 2 Arkadaş, 3 Sen, 4 Acemi")}
 
 
 def placeholders(text):

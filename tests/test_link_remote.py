@@ -26,6 +26,8 @@ class FakeBoard:
     GP0 = "gp0"
     GP1 = "gp1"
     GP4 = "gp4"
+    GP8 = "gp8"
+    GP9 = "gp9"
 
 
 class FakeBusio:
@@ -55,12 +57,64 @@ def test_L6_the_cable_uart_comes_from_the_settings_with_the_profile_defaults():
     assert len(FakeBusio.made) == n  # a bad setting claims no pin
 
 
+class FakeUart:
+    def __init__(self, tx, rx, **kw):
+        self.pins = (tx, rx)
+        self.open = True
+        FakeBusio.made.append((tx, rx, kw))
+
+    def deinit(self):
+        self.open = False
+
+
+class RingBusio:
+    UART = FakeUart
+
+
+def test_L11_the_second_cable_uart_comes_from_its_own_settings():
+    from pisti_app.link import linkport
+    FakeBusio.made = []
+    a, b = linkport.open_ring({}.get, FakeBoard, RingBusio)
+    assert a.pins == ("gp0", "gp1") and b.pins == ("gp8", "gp9")
+    env = {"PISTI_LINK2_TX": "GP4", "PISTI_LINK2_RX": "GP1", "PISTI_LINK_RX": "GP9"}
+    a, b = linkport.open_ring(env.get, FakeBoard, RingBusio)
+    assert a.pins == ("gp0", "gp9") and b.pins == ("gp4", "gp1")
+    n = len(FakeBusio.made)
+    for env, words in (({"PISTI_LINK2_TX": "GP0"}, "PISTI_LINK_TX and PISTI_LINK2_TX are both GP0"),
+                       ({"PISTI_LINK2_RX": "GP8"}, "PISTI_LINK2_TX and PISTI_LINK2_RX are both GP8"),
+                       ({"PISTI_LINK2_RX": "GP99"}, "PISTI_LINK2_RX = 'GP99' is not a pin")):
+        with pytest.raises(ValueError, match=words):
+            linkport.open_ring(env.get, FakeBoard, RingBusio)
+    assert len(FakeBusio.made) == n  # a bad setting claims no pin
+
+
+def test_L11_a_second_cable_that_cannot_open_gives_the_first_back():
+    from pisti_app.link import linkport
+    opened = []
+
+    class Busio:
+        @staticmethod
+        def UART(tx, rx, **kw):
+            if tx == "gp8":
+                raise ValueError("GP8 in use")
+            opened.append(FakeUart(tx, rx, **kw))
+            return opened[-1]
+
+    with pytest.raises(ValueError, match="GP8 in use"):
+        linkport.open_ring({}.get, FakeBoard, Busio)
+    assert len(opened) == 1 and not opened[0].open
+
+
 def test_L6_both_profiles_name_the_link_pins():
     from tools.wiring import load_profile
     from tools.shims import ROOT
-    for name, tx, rx in (("pico", "GP0", "GP1"), ("featherwing", "TX", "RX")):
+    from tools.shims.boards import make_pins
+    for name, tx, rx, tx2, rx2 in (("pico", "GP0", "GP1", "GP8", "GP9"), ("featherwing", "TX", "RX", "D24", "D25")):
         text = (ROOT / "tools" / "boards" / (name + ".toml")).read_text()
         assert 'PISTI_LINK_TX = "%s"' % tx in text and 'PISTI_LINK_RX = "%s"' % rx in text
+        assert 'PISTI_LINK2_TX = "%s"' % tx2 in text and 'PISTI_LINK2_RX = "%s"' % rx2 in text
+        pins = make_pins(name)[1]
+        assert all(p in pins for p in (tx, rx, tx2, rx2))
         assert "PISTI_LINK_BAUD = 115200" in text
         load_profile(ROOT / "tools" / "boards" / (name + ".toml"))
 
@@ -942,9 +996,9 @@ def test_L3_with_a_seed_the_link_key_repeats_without_it_it_is_drawn_afresh():
         below = None
 
     random.seed(5)
-    first = linkmenu._key(Seeded)
+    first = linkmenu.link_key(Seeded)
     random.seed(5)
-    assert linkmenu._key(Seeded) == first and len(first) == 16
+    assert linkmenu.link_key(Seeded) == first and len(first) == 16
     random.seed(6)
-    assert linkmenu._key(Seeded) != first
-    assert linkmenu._key(Secure) != linkmenu._key(Secure)
+    assert linkmenu.link_key(Seeded) != first
+    assert linkmenu.link_key(Secure) != linkmenu.link_key(Secure)

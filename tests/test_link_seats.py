@@ -61,10 +61,10 @@ def _saved(d):
 
 @pytest.mark.parametrize("game, players, rows", [
     ("pisti", 2, ["game", "mode", "players", "target", "start"]),
-    ("pisti", 4, ["game", "mode", "players", "target", "link_seats", "seat1", "seat2", "start"]),
+    ("pisti", 4, ["game", "mode", "players", "target", "consoles", "link_seats", "seat1", "seat2", "start"]),
     ("yedili", 2, ["game", "mode", "players", "start"]),
-    ("yedili", 3, ["game", "mode", "players", "seat1", "start"]),
-    ("yedili", 4, ["game", "mode", "players", "seat1", "seat2", "start"]),
+    ("yedili", 3, ["game", "mode", "players", "consoles", "seat1", "start"]),
+    ("yedili", 4, ["game", "mode", "players", "consoles", "seat1", "seat2", "start"]),
 ])
 def test_L2_the_host_screen_shows_the_game_it_offers(device, game, players, rows):
     """Its rows are the New game rows' values; a bot row for each seat that
@@ -94,7 +94,7 @@ def test_L2_the_host_screen_changes_the_offer_and_the_prefs_keep_it(device):
     d.press("RIGHT")  # Game: Pis Yedili
     d.menu_to("players")
     d.press("RIGHT")  # 3 players
-    assert d.app.status()["menu"] == ["game", "mode", "players", "seat1", "start"]
+    assert d.app.status()["menu"] == ["game", "mode", "players", "consoles", "seat1", "start"]
     d.menu_to("seat1")
     d.press("RIGHT")  # Bot 1: Master
     s = _offered(d, cable)
@@ -150,13 +150,14 @@ def test_settings_blobs_keep_the_link_seats_and_older_ones_read_as_partners():
     p = prefs_mod.defaults()
     assert p["partners"] is True
     p["partners"] = False
+    p["consoles"] = 4
     blob = prefs_mod.pack(p)
     q = prefs_mod.defaults()
     assert prefs_mod.unpack(blob, q) and q == p
     q = prefs_mod.defaults()
-    assert prefs_mod.unpack(blob[:17], q) and q["partners"] is True  # a blob saved before the byte
+    assert prefs_mod.unpack(blob[:17], q) and q["partners"] is True and q["consoles"] == 2  # saved before the byte
     q = prefs_mod.defaults()
-    assert not prefs_mod.unpack(blob[:17] + bytes((2,)), q) and q == prefs_mod.defaults()
+    assert not prefs_mod.unpack(blob[:17] + bytes((6,)), q) and q == prefs_mod.defaults()
 
 
 @pytest.mark.parametrize("gseat, words", [(2, "partners, against two bots"), (1, "opponents, each with a bot")])

@@ -37,13 +37,15 @@ MEDIUM = ("continue", "new_game", "rankings", "settings", "rules", "about", "gam
           "sp_fast", "sp_vfast", "resume", "scores", "leave", "buttons", "mode", "rated",
           "practice", "timer", "secs", "undo_opt", "undo", "leave_table", "you_won", "winner_is",
           "shared_win", "match_over", "brightness", "br_low", "br_mid", "br_high", "screen_sleep",
-          "mins", "never", "link_host", "link_join", "link_seats", "link_partners_v", "link_opponents_v", "link_go")
+          "mins", "never", "link_host", "link_join", "link_seats", "link_partners_v", "link_opponents_v", "link_go",
+          "ring_consoles")
 # Word-wrapped over several lines of 25 (text pages, confirmations, toasts).
 WRAPPED = ("no_rankings", "stats_empty", "exit_leaves", "new_leaves", "new_replaces", "time_left", "oom", "oom_resume",
            "link_offer", "link_wait", "link_gone",
            "link_gone_bot", "link_left", "link_quit", "link_away", "link_partners", "link_leave_q", "link_in_play",
            "link_busy",
-           "link_opponents", "link_silent", "link_asked", "link_noise", "link_declined")
+           "link_opponents", "link_silent", "link_asked", "link_noise", "link_declined",
+           "ring_wait", "ring_wait_host", "ring_joined", "ring_watching", "ring_offer", "ring_teams")
 
 
 def code_sources():

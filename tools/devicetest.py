@@ -12,11 +12,13 @@ prebuilt kit in its ``kit/``), the game deployed the README's way
 Each scenario reads the firmware's own ``mem SCREEN free=N`` and ``bot``
 lines (``PISTI_MEMLOG = 1``) and its frames.
 
-    .venv/bin/python tools/devicetest.py                 # every scenario, a summary
+    .venv/bin/python tools/devicetest.py                 # the test command's scenarios, a summary
     .venv/bin/python tools/devicetest.py pisti2 boot_mpy # some of them
     .venv/bin/python tools/devicetest.py --report        # and write tools/device/memory.md
+    .venv/bin/python tools/devicetest.py ring_pisti4     # four Picos in a ring (a hand; ring_pisti4_match: a match)
 
-``tests/test_device.py`` runs the same scenarios under pytest. Where the
+``tests/test_device.py`` runs the same scenarios under pytest (not the
+rings: four emulated Picos on two cores take longer than its budget). Where the
 kit is not found the tests skip (with ``CI=true`` they fail). The runner's
 Node packages are installed into a copy of pico-emu in a work folder
 (``../shared`` may be read-only); the images are built once per work folder.
@@ -109,6 +111,31 @@ def _link_plans(host_rows):
     return host, guest
 
 
+def _ring_plans(n, host_rows, play, match=False):
+    """The plans of ``n`` consoles in a ring: the host sets up New game
+    (``host_rows``, then B), opens Link play > Host, sets Consoles to
+    ``n`` and offers the table (A); the others go to Link play > Join and
+    join the table they are shown; all play by ``play`` until the first
+    hand's end, or with ``match`` the match's (A at each hand's end)."""
+    end = [{"screen": "hand_end", "keys": ["A"], "delay": 800}, {"screen": "match_end", "stop": True}] if match \
+        else [{"screen": "hand_end", "stop": True}]
+    table = {"screen": "table", "repeat": play, "step": 250, "delay": 250}
+    host = [{"screen": "menu", "count": 1, "keys": ["A"], "delay": _FIRST},
+            {"screen": "new_game", "keys": host_rows + ["B"], "step": 300},
+            {"screen": "menu", "count": 2, "keys": ["DOWN"] * 5 + ["A"], "step": 300},
+            {"screen": "link", "count": 1, "keys": ["A"]},
+            {"screen": "host", "count": 1, "keys": ["DOWN"] * 4 + ["RIGHT"] * (n - 2) + ["DOWN", "A"], "step": 300},
+            table] + end
+    guest = [{"screen": "menu", "count": 1, "keys": ["DOWN"] * 5 + ["A"], "delay": _FIRST, "step": 300},
+             {"screen": "link", "count": 1, "keys": ["DOWN", "A"]},
+             {"screen": "confirm", "keys": ["A"]},  # the host's table, every seat shown: join
+             table] + end
+    return [host] + [guest] * (n - 1)
+
+
+PISTI4 = ["DOWN", "DOWN", "RIGHT"]  # New game: Pişti, four players
+YEDILI4 = ["RIGHT", "DOWN", "DOWN", "RIGHT", "RIGHT"]  # New game: Pis Yedili, four players
+
 # name: what it plays. image (IMAGES), plan (or plans: host and guest, two
 # consoles wired UART to UART), until (emulated ms at most), cut (the cable dead
 # from emulated ms, for ms), frames to compare with the simulator's (its key
@@ -130,7 +157,19 @@ SCENARIOS = {
                         until=150000, plans=_link_plans([]), cut=(21000, 10000)),
     "link_yedili4": dict(title="link: Pis Yedili 4p, two people and two Usta (.py)", image="pico_seed1",
                          until=300000, plans=_link_plans(YEDILI4_USTA[:-1])),
+    # Four consoles in a ring (by name only: four emulated Picos take longer than the test command's budget).
+    "ring_pisti4": dict(title="ring: Pişti 4p, four people, a cable cut 20 s (.py)", image="pico", until=600000,
+                        plans=_ring_plans(4, PISTI4, ["A"]), ring=True, cut=(45000, 20000), ci=False),
+    "ring_pisti4_match": dict(title="ring: a Pişti 4p match of four people, a cable cut 20 s (.py)", image="pico",
+                              until=3600000, plans=_ring_plans(4, PISTI4, ["A"], True), ring=True,
+                              cut=(60000, 20000), ci=False),
+    "ring_yedili4": dict(title="ring: Pis Yedili 4p, four people (.py)", image="pico_seed1", until=600000,
+                         plans=_ring_plans(4, YEDILI4, ["A", "RIGHT"]), ring=True, ci=False),
+    "ring_yedili3": dict(title="ring: Pis Yedili 3p, three people (.py)", image="pico_seed1", until=600000,
+                         plans=_ring_plans(3, ["RIGHT", "DOWN", "DOWN", "RIGHT"], ["A", "RIGHT"]), ring=True,
+                         ci=False),
 }
+CI = [n for n, sc in SCENARIOS.items() if sc.get("ci", True)]  # what the test command runs
 
 
 class NoKit(Exception):
@@ -350,8 +389,12 @@ def _console(ws, sc, plan, out, tag, link=None, timeout=900):
         args += ["--buttons", WING_BUTTONS]
     if link:
         args += ["--link", link[0], "--link-role", link[1]]
-        if sc.get("cut"):
+        if sc.get("cut") and (not sc.get("ring") or tag == "host"):  # (a ring: the host's first cable, both ways)
             args += ["--link-cut", "%d:%d" % sc["cut"]]
+    if link and len(link) > 2:
+        args += ["--link2", link[2], "--link2-role", "connect"]
+        if sc.get("cut") and tag == "guest1":
+            args += ["--link2-cut", "%d:%d" % sc["cut"]]
     env = dict(os.environ, PISTI_PLAN=json.dumps(plan))
     return ws.node(*args, timeout=timeout), env
 
@@ -366,7 +409,12 @@ def run_scenario(ws, name, out=None, timeout=900):
     t0 = time.time()
     link = tempfile.mkdtemp(prefix="pisti-link-")
     consoles = {}
-    if "plans" in sc:
+    if sc.get("ring"):  # console i's first UART to console i+1's second (README.md: the ring's cables)
+        n = len(sc["plans"])
+        starts = [("host" if i == 0 else "guest%d" % i, sc["plans"][i],
+                   (os.path.join(link, "s%d.sock" % i), "listen", os.path.join(link, "s%d.sock" % ((i - 1) % n))))
+                  for i in range(n)]
+    elif "plans" in sc:
         sock = os.path.join(link, "link.sock")
         starts = [(tag, plan, (sock, role)) for (tag, role), plan in zip((("host", "listen"), ("guest", "connect")),
                                                                         sc["plans"], strict=True)]
@@ -567,18 +615,20 @@ def write_report(results):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1].strip(),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("names", nargs="*", help="scenarios (default all): " + ", ".join(SCENARIOS))
+    ap.add_argument("names", nargs="*", help="scenarios (default the test command's: %s); also %s" % (
+        ", ".join(CI), ", ".join(n for n in SCENARIOS if n not in CI)))
     ap.add_argument("--work", help="work folder (default: a folder under the temporary one, kept)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="scenarios at once")
     ap.add_argument("--report", action="store_true",
-                    help="write %s and README.md's table (every scenario)" % os.path.relpath(REPORT, ROOT))
+                    help="write %s and README.md's table (the test command's scenarios)"
+                    % os.path.relpath(REPORT, ROOT))
     args = ap.parse_args(argv)
-    names = args.names or list(SCENARIOS)
+    names = args.names or list(CI)
     bad = [n for n in names if n not in SCENARIOS]
     if bad:
         ap.error("no scenario %s (there are: %s)" % (", ".join(bad), ", ".join(SCENARIOS)))
     if args.report and args.names:
-        ap.error("--report runs every scenario: give no names")
+        ap.error("--report runs the test command's scenarios: give no names")
     try:
         ws = Workspace(args.work or os.path.join(tempfile.gettempdir(), "pisti-device-%d" % os.getuid()))
     except NoKit as exc:

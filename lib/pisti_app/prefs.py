@@ -12,7 +12,8 @@ Settings blob (version 1)::
     0x53 1  lang(0 en, 1 tr)  sound  speed  timer(2)  undo
     game(0 pisti, 1 yedili)  players  target  seat level x3  rated
     [sleep(index in board.SLEEPS)  bright(index in board.BRIGHT: low, medium, high)
-    [partners(1: a linked Pişti 4p seats the two people as partners, 0: opponents)]]
+    [link(bit 0: a linked Pişti 4p seats two people as partners, 1, or opponents, 0;
+          bits 1-2: the consoles a Host offers a table to, less 2: 0 two, 1 three, 2 four)]]
 
 A 15- or 17-byte blob (an older save, without the bracketed bytes) reads
 with their defaults. A blob that does not read is ignored (the defaults stay).
@@ -37,7 +38,8 @@ def defaults(lang="en"):
     from pisti_core.table import TIMER_DEFAULT
     return {"lang": lang, "sound": True, "speed": 1, "timer": TIMER_DEFAULT, "undo": False,
             "game": GAMES[0], "players": PLAYERS[0][0], "target": TARGETS[0][-1],  # Pişti for two, its default target
-            "seats": ["kalfa", "kalfa", "kalfa"], "rated": False, "sleep": 1, "bright": 2, "partners": True}
+            "seats": ["kalfa", "kalfa", "kalfa"], "rated": False, "sleep": 1, "bright": 2, "partners": True,
+            "consoles": 2}
 
 
 def pack(p):
@@ -51,7 +53,7 @@ def pack(p):
     out.append(1 if p["rated"] else 0)
     out.append(p["sleep"])
     out.append(p["bright"])
-    out.append(1 if p["partners"] else 0)
+    out.append((1 if p["partners"] else 0) | (p["consoles"] - 2) << 1)
     return bytes(out)
 
 
@@ -63,13 +65,13 @@ def unpack(data, p):
         return False
     n = len(data)
     sleep, bright = (data[15], data[16]) if n > _OLD_LEN else (1, 2)
-    partners = data[17] if n == _LEN else 1
+    link = data[17] if n == _LEN else 1
     timer = data[5] << 8 | data[6]
     g = data[8]
     ok = (data[2] < 2 and data[3] < 2 and data[4] < 4 and TIMER_MIN <= timer <= TIMER_MAX
           and data[7] < 2 and g < len(GAMES) and data[14] < 2
           and data[9] in PLAYERS[g] and data[10] in TARGETS[0]  # (the target row: Pişti's, P-2)
-          and data[11] < 3 and data[12] < 3 and data[13] < 3 and sleep < 5 and bright < 3 and partners < 2)
+          and data[11] < 3 and data[12] < 3 and data[13] < 3 and sleep < 5 and bright < 3 and link < 6)
     if not ok:
         return False
     p["lang"] = "tr" if data[2] else "en"
@@ -84,5 +86,6 @@ def unpack(data, p):
     p["rated"] = bool(data[14])
     p["sleep"] = sleep
     p["bright"] = bright
-    p["partners"] = bool(partners)
+    p["partners"] = bool(link & 1)
+    p["consoles"] = (link >> 1) + 2
     return True

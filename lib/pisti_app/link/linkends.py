@@ -108,7 +108,7 @@ def _end(play):
 def adopt(link, s):
     """Bring the session ``s`` to the link's game (its match rebuilt from
     the link's record, local numbering); the caller saves and shows it."""
-    from pisti_core.linkgame import record
+    from pisti_core.linkrec import record
     from pisti_core.linkproto import load
     lk = link.lock
     m, hd = load(record(lk.match, lk.hands_done, lk.rot), lk.rot)
@@ -156,7 +156,7 @@ def behind(link, s):
     :class:`pisti_app.link.remote.LinkPlay`): the link took the other console's
     record (L-5, L-9) and it holds another game than ``s`` -- a hand ``s``
     has not seen the end of, or actions that differ from those ``s`` shows."""
-    from pisti_core import linkgame as G
+    from pisti_core import linkrec as G
     lk = link.lock
     m = lk.match
     if s is None or m is None or lk.phase not in (G.PLAY, G.OVER):

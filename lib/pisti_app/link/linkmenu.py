@@ -77,13 +77,13 @@ class LinkWait(Confirm):
                 quit_link(app)
             self.asked += 1
         elif lk.phase == G.FAILED:
-            app.later(_fail, app, strings.t("link_failed") + "\n" + lk.error.text)
+            app.later(fail_link, app, strings.t("link_failed") + "\n" + lk.error.text)
         elif lk.phase == G.DECLINED:
-            app.later(_fail, app, strings.t("link_declined"))
+            app.later(fail_link, app, strings.t("link_declined"))
         else:
             why = lk.unanswered(now)
             if why == "noise":  # bytes that are no pisti frame: another program, another baud rate (L-1)
-                app.later(_fail, app, strings.t("link_noise"))
+                app.later(fail_link, app, strings.t("link_noise"))
                 return
             key = self.key_text
             if why == "silent":
@@ -114,7 +114,7 @@ def _decline(app):
     app.pop()  # the waiting screen sends the answer, then goes
 
 
-def _fail(app, text):
+def fail_link(app, text):
     """No link game: the main menu, under a notice saying why (run at the end
     of a tick, :meth:`App.later`)."""
     _drop(app)
@@ -147,7 +147,7 @@ def _open(app, uart):
     return uart
 
 
-def _key(app):
+def link_key(app):
     """The link game's key: every hand's bytes come from it (L-3). The secure
     source (T-6); with PISTI_SEED the seeded chance, so a seeded run repeats."""
     if app.below is None:
@@ -187,7 +187,7 @@ def _lock(app, port, role, setup):
     """The link set up (no game yet), run every tick."""
     from pisti_app.link.remote import LinkPlay
     from pisti_core import linkgame as G
-    app.play = LinkSetup(app, LinkPlay(G.Lockstep(port, role, FIRMWARE, app.now, setup, LEVELS, key=_key(app))))
+    app.play = LinkSetup(app, LinkPlay(G.Lockstep(port, role, FIRMWARE, app.now, setup, LEVELS, key=link_key(app))))
     app.push(LinkWait(app))
 
 
@@ -219,7 +219,9 @@ def host(app, uart=None):
 
 
 def join(app, uart=None):
-    """Join: wait for the host's offer."""
+    """Join the two-console link on ``uart`` (the Join of the menu listens
+    on both cables first: :func:`pisti_app.link.ringmenu.listen`): wait
+    for the host's offer."""
     uart = _open(app, uart)
     if uart is None:
         return

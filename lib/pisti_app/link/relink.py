@@ -4,11 +4,13 @@
 `pisti_app.link.relink`
 =======================
 
-A link game kept in the saves, opened again after a boot (RULES.md L-9: a
-power cut is not leaving): the cable opened, the link's
+A link game kept in the saves, opened again after a boot (RULES.md L-9,
+L-17: a power cut is not leaving): the cable opened, the link's
 :class:`pisti_core.linkgame.Lockstep` restored from the save
 (:func:`resume_lock`), and the other console's hello answered before the
-table is built (:func:`greet`). Loaded for this only.
+table is built (:func:`greet`); a ring game's two cables and its
+:class:`pisti_core.ringgame.RingLock` (:func:`resume_ring`). Loaded for
+this only.
 """
 
 from pisti_app.texts import strings
@@ -40,17 +42,38 @@ def resume_lock(port, session, firmware, now, levels, urandom=None, lean=None):
     return G.Lockstep.resume(port, role, firmware, now, setup, rec, None, levels, urandom, key=key, lean=lean)
 
 
+def resume_ring(ports, session, firmware, now, levels, urandom):
+    """The RingLock of the ring game ``session`` restored from the saves
+    (L-17): its ring id, key and table as saved, its game as the save has
+    it (a console behind catches up from another's record), a session
+    byte other than the boot before's."""
+    from pisti_core.linkrec import record
+    from pisti_core.ringgame import RingLock
+    from pisti_core.ringproto import RingSetup
+    role, rot, timer, key, me, ses, people = session.link_info
+    n = session.players
+    lv = [None] * n
+    for seat in range(n):  # the save's levels are local: host seat j is local (j - rot) % n
+        j = (seat + rot) % n
+        if not people[j]:
+            lv[j] = session.levels[seat] or "acemi"
+    setup = RingSetup(session.game, n, session.match.target, session.rated, list(people), lv, timer)
+    rec = record(session.match, session.hands_done, rot)
+    return RingLock.resume(ports, role, firmware, now, me, key, setup, rec, levels, urandom, ses)
+
+
 def resume(app, session, uart=None):
     """The link of the game ``session`` after a boot (L-9): the cable
     opened again and the link restored from the save, its other console's
     hello answered (:func:`greet`); None when the cable cannot be opened:
     the game stays kept (nothing saved is touched) and the main menu says why."""
+    ring = len(session.link_info) > 4
     if uart is None:
-        from pisti_app.link.linkport import open_uart
+        from pisti_app.link.linkport import open_ring, open_uart
         forget("pisti_app.link.linkport")
         try:
-            uart = open_uart()
-        except (ValueError, ImportError, AttributeError) as e:
+            uart = open_ring() if ring else open_uart()
+        except (ValueError, ImportError, AttributeError, RuntimeError) as e:
             from pisti_app.link.remote import LinkPlay
             from pisti_app.match.saves import keep
             app.kept = keep(session)
@@ -58,6 +81,9 @@ def resume(app, session, uart=None):
             app.main_menu()
             app.ask(strings.t("link_play"), str(e), app.pop, strings.t("keys_ok"))
             return None
+    if ring:
+        from pisti_app.link.ringplay import RingPlay, ring_urandom
+        return RingPlay(resume_ring(uart, session, FIRMWARE, app.now, LEVELS, ring_urandom(app)))
     from pisti_app.link.remote import LinkPlay
     link = LinkPlay(resume_lock(uart, session, FIRMWARE, app.now, LEVELS, lean=False))
     greet(link.lock)

@@ -26,6 +26,8 @@ Header layout (version 2), integers unsigned big-endian unless said::
     deck of the hand in play (52 ids; 104 for 3-4 player Pis Yedili)
     a link game (flag bit 2, L-9) only: role (0 host, 1 guest), the
     guest's seat in the host's numbering, move timer (2), key (16, L-3)
+    a ring game (flag bits 2 and 3, L-17) then: its seat in place of the
+    guest's, its ring id, its session byte, a console id per seat (0: a bot)
 
 Actions are one byte each, as the engines number them (a card 0..51, a
 Jack naming a suit, draw, pass, a Muamele pick: all below 255). The byte
@@ -173,7 +175,7 @@ class GameSession:
         m = self.match
         li = self.link_info if self.linked else None
         out = bytearray((MAGIC, VERSION, GAMES.index(m.game) | (2 if self.rated else 0)
-                         | (4 if li else 0), m.players, m.target, m.first_dealer))
+                         | (4 if li else 0) | (8 if li and li[4:] else 0), m.players, m.target, m.first_dealer))
         n = self.hands_done
         out.append(n >> 8)
         out.append(n & 255)
@@ -189,6 +191,10 @@ class GameSession:
         if li:
             out.extend(bytes((li[0], li[1], li[2] >> 8 & 255, li[2] & 255)))
             out.extend(li[3])
+            if li[4:]:  # a ring (L-17): this console's ring id, session byte, the people per seat
+                out.append(li[4])
+                out.append(li[5])
+                out.extend(li[6])
         return bytes(out)
 
     def to_bytes(self):

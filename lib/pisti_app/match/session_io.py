@@ -20,6 +20,7 @@ from pisti_app.util import const, forget
 
 FIXED = const(10)  # header bytes before the levels
 _LINK = const(20)  # a link game's bytes after the deck (role, guest seat, timer, key)
+_RING = const(2)  # and a ring game's after them (ring id, session byte), then a console id per seat
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 
 
@@ -53,7 +54,7 @@ def _read(header, actions, below):
         raise ValueError("not a saved pisti game")
     if d[1] != VERSION:
         raise ValueError("saved game version %d is not supported" % d[1])
-    if d[2] > 7:
+    if d[2] > 15 or d[2] & 12 == 8:
         raise ValueError("saved game has unknown flags")
     game = GAMES[d[2] & 1]
     players = d[3]
@@ -65,6 +66,8 @@ def _read(header, actions, below):
     size = deck_len(game, players)
     p = FIXED + players + 2 * sides
     link = _LINK if d[2] & 4 else 0
+    if d[2] & 8:
+        link += _RING + players
     if len(d) != p + size + link:
         raise ValueError("saved game header is %d bytes, expected %d" % (len(d), p + size + link))
     done = d[6] << 8 | d[7]
@@ -82,10 +85,14 @@ def _read(header, actions, below):
     m.dealer = (m.first_dealer + done) % players  # P-3, Y-2: the deal passes on
     if link:  # a link game (L-9): the link is opened again on Continue
         q = p + size
-        if d[q] > 1 or not 0 < d[q + 1] < players:
+        ring = d[2] & 8
+        if d[q] > 1 or not (0 <= d[q + 1] < players if ring else 0 < d[q + 1] < players):
             raise ValueError("saved link game names no seat for the other console")
         s.linked = True
-        s.link_info = (d[q], d[q + 1], d[q + 2] << 8 | d[q + 3], d[q + 4:q + link])
+        s.link_info = (d[q], d[q + 1], d[q + 2] << 8 | d[q + 3], d[q + 4:q + _LINK])
+        if ring:  # (RULES.md L-17)
+            q += _LINK
+            s.link_info = s.link_info + (d[q], d[q + 1], d[q + 2:q + 2 + players])
     h = m.deal(d[p:p + size])
     for a in actions:
         if a == UNDO:

@@ -83,8 +83,12 @@ class Menus:
         seats = p["seats"]
         bots = p["players"] - 1
         if link:
-            bots -= 1
-            if p["players"] in TEAMS[g]:  # partners: seats 0 and 2 (pisti_app.link.linkmenu.host)
+            n = p["players"]
+            people = min(p["consoles"], n)
+            if n > 2:  # L-12: three or four consoles in a ring, the first people the host's, the rest bots
+                items.append(Item("consoles", t("ring_consoles"), tuple(map(str, range(2, n + 1))), people - 2))
+            bots -= people - 1
+            if people == 2 and n in TEAMS[g]:  # partners: seats 0 and 2 (pisti_app.link.linkmenu.host)
                 items.append(Item("link_seats", t("link_seats"), (t("link_partners_v"), t("link_opponents_v")),
                                   0 if p["partners"] else 1))
         if bots == 1 and not link:
@@ -196,8 +200,8 @@ class Menus:
             self._over_kept(self._join)
 
     def _join(self):
-        from pisti_app.link import linkmenu
-        self.app.later(linkmenu.join, self.app)
+        from pisti_app.link import ringmenu  # (both cables listened to: the host's hello names the link)
+        self.app.later(ringmenu.listen, self.app)
 
     def _offer(self):
         app = self.app
@@ -206,7 +210,12 @@ class Menus:
             app.pop()
         app.pop()  # closed first, and the saves: the wait and the link's set-up get their heap
         app.records.close()
-        app.later(linkmenu.host, app)
+        p = app.prefs
+        if p["players"] > 2 and p["consoles"] > 2:  # three or four consoles in a ring (L-11)
+            from pisti_app.link import ringmenu
+            app.later(ringmenu.host, app)
+        else:
+            app.later(linkmenu.host, app)
 
     def _over_kept(self, go):
         """``go()`` at once, or, with a game kept to Continue, once the person
@@ -262,7 +271,9 @@ class Menus:
                 p["rated"] = it.index == 0
             elif k == "link_seats":
                 p["partners"] = it.index == 0
-            if k in ("game", "players"):
+            elif k == "consoles":
+                p["consoles"] = it.index + 2
+            if k in ("game", "players", "consoles"):
                 menu.set(menu.title_text, self._new_items(menu.name == "host"))
         elif menu.name == "settings":
             if k == "lang":

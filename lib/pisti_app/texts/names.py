@@ -27,7 +27,8 @@ def seat_name(session, seat):
     if seat == 0:
         return t("you")
     li = getattr(session, "link_info", None) if getattr(session, "linked", False) else None
-    if li and seat == (li[1] if li[0] == 0 else -li[1] % session.players):  # (as LinkPlay.person)
+    if li and (li[6][(seat + li[1]) % session.players] if len(li) > 4  # a ring's people (RingPlay.person)
+               else seat == (li[1] if li[0] == 0 else -li[1] % session.players)):  # (as LinkPlay.person)
         return t("friend")
     if session.players == 2:
         return t("bot")

@@ -1,0 +1,102 @@
+# SPDX-FileCopyrightText: 2026 pisti developers
+# SPDX-License-Identifier: MIT
+"""
+`pisti_app.link.ringplay`
+=========================
+
+Link play of three or four consoles in a ring during the game (RULES.md
+L-11 .. L-17), loaded only for a ring game (and forgotten after it):
+:class:`RingPlay` is :class:`pisti_app.link.remote.LinkPlay` over a
+:class:`pisti_core.ringgame.RingLock`. Every seat this console does not
+decide (another console's person, and on a guest the host's bots) is the
+remote seat; a person who has left (L-16) is played by the host's bot, so
+the host seats one there. The table's countdown is the lost console's
+with the least of L-16's three minutes left.
+"""
+
+from pisti_core import linkrec as G
+from pisti_core import ringview as V
+
+from pisti_app.link.remote import LinkPlay
+
+
+class RingPlay(LinkPlay):
+    """``RingPlay(ringlock)``: the ring of the match in play."""
+
+    NEEDS = ("link.ringplay link.remote link.ringmenu link.linkmenu link.linkends link.linkport match.stats "
+             "core.ringgame core.ringnet core.ringrx core.ringdeal core.ringproto core.ringview core.ringdefs "
+             "core.linkchan core.linkframe core.linkrec core.linkproto")
+
+    def __init__(self, lock):
+        LinkPlay.__init__(self, lock)
+        self.left_seen = 0  # the seats whose people had left at the last tick (host's numbering)
+
+    @property
+    def person(self):
+        """The local seat to move when another console's person has it (L-10:
+        that person's move timer shows here too), else -1."""
+        h = self.hand
+        lk = self.lock
+        s = lk.setup
+        if h is None or h.over or s is None or not h.turn:
+            return -1
+        hs = (h.turn + lk.rot) % s.players
+        return h.turn if s.people[hs] and not lk.left >> hs & 1 else -1
+
+    def idle(self):
+        return self.lock.net.idle()
+
+    def left_ms(self, now):
+        """L-16: the least time left to a lost console."""
+        lk = self.lock
+        ms = V.left_ms(lk, lk.me, now)
+        for cid in V.lost(lk, now):
+            ms = min(ms, V.left_ms(lk, cid, now))
+        return ms
+
+    def status(self, now):
+        """'ok', 'waiting' (a seated console lost, L-15), 'gone' (this
+        console's person has left: cut off for 3 minutes, or out of time,
+        L-16), 'failed' (the host left, or the ring failed), 'over'."""
+        lk = self.lock
+        if lk.phase == G.FAILED:
+            return "failed"
+        if lk.phase == G.OVER:
+            return "over"
+        if lk.left_me:
+            return "gone"
+        if V.lost(lk, now):
+            return "waiting"
+        return "ok"
+
+    def app_tick(self, play, now):
+        """:meth:`LinkPlay.app_tick`; then, once a person has left (L-16),
+        the seats again: the host's bot takes theirs."""
+        LinkPlay.app_tick(self, play, now)
+        lk = self.lock
+        if lk.left != self.left_seen and play.link is self and play.session is not None:
+            self.left_seen = lk.left
+            play.sit()
+            top = play.app.stack[-1] if play.app.stack else None
+            if top is not None and hasattr(top, "say"):
+                from pisti_app.texts import strings
+                top.say(strings.t("ring_left"), 3000)
+
+
+def ring_urandom(app):
+    """The ring's chance: the secure source, or with PISTI_SEED the seeded one
+    (a seeded run repeats)."""
+    if app.below is None:
+        import os
+        return os.urandom
+    return lambda n: bytes([app.below(256) for _ in range(n)])
+
+
+def ring_info(lock):
+    """What a ring game's save keeps of its ring (L-17): ``(role, seat,
+    timer, key, ring id, session byte, people)``, the seat and the people
+    (a console id per seat, 0 for a bot) in the host's numbering
+    (:attr:`pisti_app.match.session.GameSession.link_info`)."""
+    s = lock.setup
+    return (lock.role, lock.rot, s.timer, bytes(lock.key), lock.me, lock.net.ses, bytes(s.people))
+
