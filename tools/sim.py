@@ -24,6 +24,9 @@ Examples::
     python tools/sim.py --headless --link --keys "A,DOWN*5,A,A,A,WAIT:4000" \\
         --keys2 "A,DOWN*5,A,DOWN,A,WAIT:2000,A" --status
     python tools/sim.py --link 127.0.0.1:7777            # twice: the first listens, the second connects (TCP)
+    python tools/sim.py --link --consoles 4              # four consoles in a ring, a 2x2 grid (Tab: keys to the next)
+    python tools/sim.py --headless --link --consoles 3 --keys A,WAIT:500 --keys2 A,WAIT:500 --keys3 A,WAIT:500 --status
+    python tools/sim.py --link 127.0.0.1:7777 --consoles 3 --seat 0   # and --seat 1, --seat 2: a ring over TCP
 
 ``--keys`` is a comma list of ``NAME[:HOLD_MS][*N]`` (``A*3``, ``B:900``
 is a 900 ms long press, ``A+LEFT+A`` a burst: the three taps within one
@@ -67,6 +70,8 @@ from tools.simlib.session import (
 HEADLESS_MAX_MS = 600000
 PAIR = "pair"  # --link without an address
 LONG_MS = 1000
+NAMES = "ABCD"  # the consoles of --link, by index
+PER_CONSOLE = ("keys", "profile", "lang", "nvm", "shot")  # console B's end in 2 (--keys2), C's in 3, D's in 4
 
 
 class _Parser(argparse.ArgumentParser):
@@ -118,9 +123,10 @@ def build_parser():
                    help="the file behind microcontroller.nvm: the console's saves (the game kept to Continue, the "
                         "settings, the statistics, the rankings), kept across runs. Played in the terminal or the "
                         "window the default is %s (%s with --profile featherwing; with --link "
-                        "sim-PROFILE-link-a.nvm and -link-b.nvm, with --link HOST:PORT sim-PROFILE-tcp-PORT-listen.nvm "
-                        "or -connect.nvm; the folder is $XDG_DATA_HOME/pisti, else ~/.local/share/pisti); headless "
-                        "and key-script runs keep no file unless given one"
+                        "sim-PROFILE-link-a.nvm and -link-b.nvm (-link-c.nvm, -link-d.nvm with --consoles 3 or 4), "
+                        "with --link HOST:PORT sim-PROFILE-tcp-PORT-listen.nvm or -connect.nvm (in a ring "
+                        "-tcp-PORT-seatI.nvm); the folder is $XDG_DATA_HOME/pisti, else ~/.local/share/pisti); "
+                        "headless and key-script runs keep no file unless given one"
                         % (nvmfile.default_path("pico").replace("%", "%%"),
                            os.path.basename(nvmfile.default_path("featherwing"))))
     p.add_argument("--no-nvm", "--fresh", dest="no_nvm", action="store_true",
@@ -136,22 +142,45 @@ def build_parser():
     p.add_argument("--zoom", type=int, default=5, metavar="N", help="window scale (%(default)s)")
     p.add_argument("--code", help=argparse.SUPPRESS)  # another code.py (development)
     link = p.add_argument_group(
-        "link play (RULES.md L-1 .. L-9)",
+        "link play (RULES.md L-1 .. L-17)",
         "--link alone: two consoles in this process joined by a virtual cable, side by side (terminal or "
         "--window; A on the left plays with w a s d, f = A, g = B; B on the right with the arrows, "
         "Enter = A, Backspace = B), or headless with --keys for console A and --keys2 for console B "
-        "(--status prints {\"a\": ..., \"b\": ...}). --link HOST:PORT: this console's UART is a TCP "
-        "connection: the first process started on HOST:PORT listens, the second connects (start the same "
-        "command twice, e.g. --link 127.0.0.1:7777 in two terminals); the bytes go as over the cable.")
+        "(--status prints {\"a\": ..., \"b\": ...}). --link --consoles 3 (or 4): three (four) consoles "
+        "in a ring, console A's first UART cabled to B's second, B's first to C's second, ..., the last's "
+        "first to A's second (two consoles: their first UARTs, one cable); in the terminal or the window a "
+        "2x2 grid (braille when the terminal is small), the keys going to the console in focus: Tab moves "
+        "the focus on, 1-4 pick a console; --keys3, --keys4 and the other options ending in 3 or 4 are "
+        "consoles C's and D's, --status adds \"c\" and \"d\". --link HOST:PORT: this console's UART is "
+        "a TCP connection: the first process started on HOST:PORT listens, the second connects (start the "
+        "same command twice, e.g. --link 127.0.0.1:7777 in two terminals); the bytes go as over the cable. "
+        "--link HOST:PORT --consoles N --seat I: process I of a ring of N processes: its second UART "
+        "listens on PORT+I, its first connects to HOST:PORT+(I+1)%N (start N processes with the same "
+        "HOST:PORT and the seats 0 .. N-1; on several machines give each the next seat's machine as HOST).")
     link.add_argument("--link", nargs="?", const=PAIR, metavar="HOST:PORT",
-                      help="two linked consoles in this process, or this one linked over TCP to HOST:PORT")
+                      help="two (--consoles N: N) linked consoles in this process, or this one linked over TCP to "
+                           "HOST:PORT")
+    link.add_argument("--consoles", type=int, metavar="N",
+                      help="with --link: the consoles of the link, 2 (a cable) or 3 or 4 (a ring; default 2)")
+    link.add_argument("--seat", type=int, metavar="I",
+                      help="with --link HOST:PORT --consoles 3 or 4: this process's place in the ring, 0 .. N-1")
     link.add_argument("--keys2", metavar="SCRIPT", help="with --link: console B's key script")
     link.add_argument("--profile2", choices=scriptlib.PROFILES, help="with --link: console B's board (default: A's)")
     link.add_argument("--lang2", choices=("en", "tr"), help="with --link: console B's language")
     link.add_argument("--nvm2", metavar="PATH", help="with --link: the file behind console B's nvm (its saves)")
     link.add_argument("--shot2", metavar="FILE.png", help="with --link: console B's last frame as a PNG, 4x")
+    link.add_argument("--keys3", metavar="SCRIPT", help="with --link --consoles 3 or 4: console C's key script")
+    link.add_argument("--profile3", choices=scriptlib.PROFILES, help="console C's board (default: A's)")
+    link.add_argument("--lang3", choices=("en", "tr"), help="console C's language")
+    link.add_argument("--nvm3", metavar="PATH", help="the file behind console C's nvm (its saves)")
+    link.add_argument("--shot3", metavar="FILE.png", help="console C's last frame as a PNG, 4x")
+    link.add_argument("--keys4", metavar="SCRIPT", help="with --link --consoles 4: console D's key script")
+    link.add_argument("--profile4", choices=scriptlib.PROFILES, help="console D's board (default: A's)")
+    link.add_argument("--lang4", choices=("en", "tr"), help="console D's language")
+    link.add_argument("--nvm4", metavar="PATH", help="the file behind console D's nvm (its saves)")
+    link.add_argument("--shot4", metavar="FILE.png", help="console D's last frame as a PNG, 4x")
     link.add_argument("--link-loss", type=float, default=0.0, metavar="P",
-                      help="with --link: chance a byte on the virtual cable is lost (default 0)")
+                      help="with --link: chance a byte on a virtual cable is lost (default 0)")
     return p
 
 
@@ -255,91 +284,143 @@ def parse_args(argv):
             setattr(opts, name, os.path.abspath(value))
     if opts.code and not os.path.isfile(opts.code):
         raise UsageError("--code %s: no such file" % opts.code)
-    if opts.no_nvm and (opts.nvm or opts.nvm2):
-        raise UsageError("--no-nvm and --%s: give one (no saves file, or that file)" % ("nvm" if opts.nvm else "nvm2"))
+    nvms = [name for name in ("nvm", "nvm2", "nvm3", "nvm4") if getattr(opts, name)]
+    if opts.no_nvm and nvms:
+        raise UsageError("--no-nvm and --%s: give one (no saves file, or that file)" % nvms[0])
+    scripts = [name for name in ("keys", "keys2", "keys3", "keys4") if getattr(opts, name) is not None]
     # played by hand: the console keeps its saves in the data folder unless told otherwise
-    opts.keep = not opts.no_nvm and not opts.headless and not (
-        opts.window and (opts.keys is not None or opts.keys2 is not None))
+    opts.keep = not opts.no_nvm and not opts.headless and not (opts.window and scripts)
     opts.auto_max_ms = opts.max_ms is None and (opts.headless or (opts.window and opts.keys is not None))
     if opts.auto_max_ms:
         opts.max_ms = HEADLESS_MAX_MS + sum(ms if name == scriptlib.WAIT else ms[1] for name, ms in opts.steps
                                             if name in (scriptlib.WAIT, scriptlib.UNTIL))
     _link_args(opts)
-    if opts.keys2 is not None and not (opts.headless or opts.window):
-        raise UsageError("--keys2 needs --headless (or --window); in the terminal you press the keys")
+    for name in ("keys2", "keys3", "keys4"):
+        if getattr(opts, name) is not None and not (opts.headless or opts.window):
+            raise UsageError("--%s needs --headless (or --window); in the terminal you press the keys" % name)
     if not opts.headless and not opts.window and not sys.stdin.isatty():
         raise UsageError("the terminal simulator needs a terminal on stdin: use --headless (or --window)")
     return opts
 
 
+def _given(opts, k):
+    """The options of console ``k`` (1 = B, 2 = C, 3 = D) given, e.g. ["keys3", "shot3"]."""
+    return [name for name in ("%s%d" % (option, k + 1) for option in PER_CONSOLE) if getattr(opts, name)]
+
+
 def _link_args(opts):
-    """--link and its companions, checked; console B's settings in ``opts.b``."""
-    pair_only = [name for name in ("keys2", "profile2", "lang2", "nvm2", "shot2") if getattr(opts, name)]
-    if opts.link != PAIR and pair_only:
-        raise UsageError("--%s needs --link (two consoles in this process)" % pair_only[0])
+    """--link and its companions, checked; each console's settings in
+    ``opts.ring`` (A's from the main options, then B's, C's, D's), B's also
+    in ``opts.b``; ``opts.consoles`` the number of consoles."""
+    for k in (1, 2, 3):
+        given = _given(opts, k)
+        if opts.link != PAIR and given:
+            where = "two consoles" if k == 1 else "--consoles %d" % (k + 1) + (" or 4" if k == 2 else "")
+            raise UsageError("--%s needs --link (%s in this process)" % (given[0], where))
     if not 0 <= opts.link_loss < 1:
         raise UsageError("--link-loss is a probability below 1, not %r" % opts.link_loss)
+    if opts.consoles is not None:
+        if not 2 <= opts.consoles <= 4:
+            raise UsageError("--consoles takes 2, 3 or 4 (the consoles of a link: a cable, or a ring), not %d"
+                             % opts.consoles)
+        if opts.link is None:
+            raise UsageError("--consoles needs --link (alone: the consoles in this process; HOST:PORT: over TCP)")
+    count = opts.consoles or 2
+    for k in (2, 3):
+        given = _given(opts, k)
+        if given and k >= count:
+            raise UsageError("--%s needs --consoles %s (console %s is the %s of the ring)"
+                             % (given[0], "3 or 4" if k == 2 else "4", NAMES[k], ("third", "fourth")[k - 2]))
+    if opts.seat is not None and (opts.link in (None, PAIR) or count < 3):
+        raise UsageError("--seat needs --link HOST:PORT --consoles 3 or 4 (this process's place in a ring over "
+                         "TCP; two processes need no seat)")
+    opts.consoles = count
     opts.b = None
+    opts.ring = None
     if opts.link is None:
         return
     if opts.link != PAIR:
         from tools.simlib.tcplink import parse_address
 
         opts.link_address = parse_address(opts.link)
+        if count >= 3:
+            if opts.seat is None:
+                raise UsageError("--link %s --consoles %d: give this process's --seat (0 .. %d), one process "
+                                 "for each seat" % (opts.link, count, count - 1))
+            if not 0 <= opts.seat < count:
+                raise UsageError("--seat %d: a ring of %d consoles has the seats 0 .. %d"
+                                 % (opts.seat, count, count - 1))
+            if opts.link_address[1] + count - 1 > 65535:
+                raise UsageError("--link %s --consoles %d: the ring uses the ports %d .. %d, past 65535"
+                                 % (opts.link, count, opts.link_address[1], opts.link_address[1] + count - 1))
         return
     if opts.bots:
         raise UsageError("--bot and --link: outside bots are for one console")
     if opts.drive:
         raise UsageError("--drive and --link: both consoles run this checkout")
-    b = argparse.Namespace(profile=opts.profile2 or opts.profile)
-    b.buttons = scriptlib.profile_buttons(b.profile)
-    b.steps = scriptlib.parse_keys(opts.keys2, b.buttons, hold_ms=opts.hold)
-    b.overrides = dict(opts.overrides)
-    if opts.lang2:
-        b.overrides["PISTI_LANG"] = opts.lang2
-    if opts.seed is not None:
-        b.overrides["PISTI_SEED"] = (opts.seed + 1) % 2**30
-    for name in ("nvm2", "shot2"):
-        value = getattr(opts, name)
-        if value:
-            folder = os.path.dirname(os.path.abspath(value))
-            if not os.path.isdir(folder):
-                raise UsageError("--%s %s: folder %s does not exist" % (name, value, folder))
-            setattr(opts, name, os.path.abspath(value))
-    if opts.nvm and opts.nvm == opts.nvm2:
-        raise UsageError("--nvm and --nvm2 name the same file: each console has its own flash")
-    if opts.auto_max_ms or (opts.max_ms is None and opts.window and opts.keys2 is not None):
-        waits = [sum(ms if name == scriptlib.WAIT else ms[1] for name, ms in steps
-                     if name in (scriptlib.WAIT, scriptlib.UNTIL)) for steps in (opts.steps, b.steps)]
+    ring = [argparse.Namespace(name="A", profile=opts.profile, buttons=opts.buttons, steps=opts.steps,
+                               overrides=opts.overrides, keys=opts.keys, nvm=opts.nvm, nvm_option="--nvm",
+                               shot=opts.shot)]
+    for k in range(1, count):
+        suffix = str(k + 1)
+        c = argparse.Namespace(name=NAMES[k], profile=getattr(opts, "profile" + suffix) or opts.profile,
+                               keys=getattr(opts, "keys" + suffix), nvm_option="--nvm" + suffix)
+        c.buttons = scriptlib.profile_buttons(c.profile)
+        c.steps = scriptlib.parse_keys(c.keys, c.buttons, hold_ms=opts.hold)
+        c.overrides = dict(opts.overrides)
+        lang = getattr(opts, "lang" + suffix)
+        if lang:
+            c.overrides["PISTI_LANG"] = lang
+        if opts.seed is not None:
+            c.overrides["PISTI_SEED"] = (opts.seed + k) % 2**30
+        for name in ("nvm", "shot"):
+            value = getattr(opts, name + suffix)
+            if value:
+                folder = os.path.dirname(os.path.abspath(value))
+                if not os.path.isdir(folder):
+                    raise UsageError("--%s%s %s: folder %s does not exist" % (name, suffix, value, folder))
+                value = os.path.abspath(value)
+            setattr(c, name, value)
+        ring.append(c)
+    for i, c in enumerate(ring):
+        for other in ring[i + 1:]:
+            if c.nvm and c.nvm == other.nvm:
+                raise UsageError("%s and %s name the same file: each console has its own flash"
+                                 % (c.nvm_option, other.nvm_option))
+    if opts.auto_max_ms or (opts.max_ms is None and opts.window and any(c.keys is not None for c in ring[1:])):
+        waits = [sum(ms if name == scriptlib.WAIT else ms[1] for name, ms in c.steps
+                     if name in (scriptlib.WAIT, scriptlib.UNTIL)) for c in ring]
         opts.max_ms = HEADLESS_MAX_MS + max(waits)
-    opts.b = b
+    opts.ring = ring
+    opts.b = ring[1]
 
 
 def run_pair(opts, out=None, err=None):
-    """--link: two consoles in this process; return the exit status."""
+    """--link: two to four consoles in this process; return the exit status."""
     out = out or sys.stdout
     err = err or sys.stderr
+    ring = opts.ring
+    scripted = any(c.keys is not None for c in ring)
     if opts.headless:
         from tools.simlib.linkfront import PairHeadless
 
-        front = PairHeadless([opts.steps, opts.b.steps], wait_ms=opts.wait, idle_ms=opts.idle)
+        front = PairHeadless([c.steps for c in ring], wait_ms=opts.wait, idle_ms=opts.idle)
     elif opts.window:
         from tools.simlib.linkfront import PairWindow
 
-        front = PairWindow([opts.buttons, opts.b.buttons], zoom=opts.zoom,
-                           steps=[opts.steps, opts.b.steps] if (opts.keys or opts.keys2) is not None else None,
+        front = PairWindow([c.buttons for c in ring], zoom=opts.zoom,
+                           steps=[c.steps for c in ring] if scripted else None,
                            wait_ms=opts.wait, idle_ms=opts.idle)
     else:
         from tools.simlib.linkfront import PairTerminal
 
-        front = PairTerminal([opts.buttons, opts.b.buttons], cells=opts.cells, hold_ms=opts.hold,
+        front = PairTerminal([c.buttons for c in ring], cells=opts.cells, hold_ms=opts.hold,
                              long_ms=opts.long_ms)
-    realtime = not opts.headless and opts.keys is None and opts.keys2 is None
+    realtime = not opts.headless and not scripted
     held = []
     try:
-        for explicit, option, profile, console in ((opts.nvm, "--nvm", opts.profile, "link-a"),
-                                                   (opts.nvm2, "--nvm2", opts.b.profile, "link-b")):
-            held.append(_saves(opts, explicit, option, profile, console, err))
+        for c in ring:
+            held.append(_saves(opts, c.nvm, c.nvm_option, c.profile, "link-" + c.name.lower(), err))
         return _run_pair(opts, front, realtime, held, out, err)
     finally:
         for claim in held:
@@ -347,18 +428,24 @@ def run_pair(opts, out=None, err=None):
                 claim.close()
 
 
+def _cable_status(cables):
+    """The bytes on ``cables``: written (at both ends), dropped, corrupted."""
+    return {"written": sum(c.a.written + c.b.written for c in cables), "dropped": sum(c.dropped for c in cables),
+            "corrupted": sum(c.corrupted for c in cables)}
+
+
 def _run_pair(opts, front, realtime, held, out, err):
     """run_pair(), its front end made and the consoles' saves files held."""
     from tools.simlib.pair import Pair
 
+    ring = opts.ring
     sessions = []
-    for name, profile, overrides, claim in (("A", opts.profile, opts.overrides, held[0]),
-                                            ("B", opts.b.profile, opts.b.overrides, held[1])):
+    for c, claim in zip(ring, held, strict=True):
         console = Console(echo=err if opts.headless else None)
-        sessions.append(Session(profile=profile, code=opts.code, overrides=overrides,
+        sessions.append(Session(profile=c.profile, code=opts.code, overrides=c.overrides,
                                 nvm_path=claim.path if claim is not None else None, realtime=realtime,
                                 getenv_style=opts.getenv_style, max_ms=opts.max_ms, console=console,
-                                log=err, power_cut=opts.power_cut if name == "A" else None))
+                                log=err, power_cut=opts.power_cut if c.name == "A" else None))
     pair = Pair(sessions, front, loss=opts.link_loss, corrupt=opts.link_loss / 5, seed=opts.seed or 0)
     try:
         pair.run()
@@ -371,7 +458,9 @@ def _run_pair(opts, front, realtime, held, out, err):
         err.write("sim: interrupted\n")
         return 130
     code = 0
-    for name, twin in zip("AB", pair.twins, strict=True):
+    drivers = getattr(front, "drivers", None) or [None] * len(ring)
+    for c, twin in zip(ring, pair.twins, strict=True):
+        name = c.name
         s = twin.session
         if twin.error is not None:
             err.write("sim: console %s: %s: %s\n" % (name, type(twin.error).__name__, twin.error))
@@ -384,7 +473,7 @@ def _run_pair(opts, front, realtime, held, out, err):
             err.write("sim: console %s: %s\n" % (name, s.outcome))
             code = 1
         elif isinstance(s.outcome, SimLimit):
-            driver = (getattr(front, "drivers", None) or [None, None])[twin.index]
+            driver = drivers[twin.index]
             left = "" if driver is None else " with %d of %d keys played" % (driver.index, len(driver.steps))
             err.write("sim: console %s: stopped at --max-ms %d ms%s\n" % (name, opts.max_ms, left))
             code = 1 if driver is not None else code
@@ -392,14 +481,17 @@ def _run_pair(opts, front, realtime, held, out, err):
             err.write("sim: console %s: power cut after %d bytes written to nvm\n" % (name, opts.power_cut))
         if realtime and twin.error is None and s.outcome != "crashed":
             _goodbye(s, held[twin.index], err, name)
-    for path, twin in ((opts.shot, pair.twins[0]), (opts.shot2, pair.twins[1])):
-        if path:
-            twin.session.rig.oled.save_png(path, scale=4)
+    for c, twin in zip(ring, pair.twins, strict=True):
+        if c.shot:
+            twin.session.rig.oled.save_png(c.shot, scale=4)
     if opts.status:
-        cable = pair.cable
-        out.write(status_line({"a": pair.final[0], "b": pair.final[1],
-                               "cable": {"written": cable.a.written + cable.b.written, "dropped": cable.dropped,
-                                         "corrupted": cable.corrupted}}) + "\n")
+        status = {c.name.lower(): final for c, final in zip(ring, pair.final, strict=True)}
+        status["cable"] = _cable_status(pair.cables)
+        if len(ring) > 2:  # a ring: cable i from console i's first UART to console i+1's second
+            status["cables"] = [dict(_cable_status([cable]), **{"from": NAMES[i].lower(),
+                                                               "to": NAMES[(i + 1) % len(ring)].lower()})
+                                for i, cable in enumerate(pair.cables)]
+        out.write(status_line(status) + "\n")
         out.flush()
     return code
 
@@ -491,18 +583,33 @@ def _goodbye(session, held, err, name=""):
         err.write("sim: %ssaves kept in %s\n" % (who, held.path))
 
 
-def _tcp_end(opts, err):
-    """--link HOST:PORT: this console's UART over TCP (None without it); raises OSError."""
+def _tcp_ends(opts, err):
+    """--link HOST:PORT: this console's UARTs over TCP, [(end, label, rig
+    attribute)]: the one UART of two processes (label ""), or a ring's first
+    and second UART (labels naming the seat each goes to); [] without
+    --link HOST:PORT. Raises OSError (said on ``err``)."""
     tcp = getattr(opts, "link_address", None)
     if tcp is None:
-        return None
-    from tools.simlib.tcplink import TcpEnd
+        return []
+    from tools.simlib.tcplink import TcpEnd, ring_addresses
 
+    if opts.consoles < 3:
+        try:
+            return [(TcpEnd(tcp), "", "link_end")]
+        except OSError as exc:
+            err.write("sim: --link %s:%d: %s\n" % (tcp[0], tcp[1], exc))
+            raise
+    count, seat = opts.consoles, opts.seat
+    first, second = ring_addresses(tcp, seat, count)
     try:
-        return TcpEnd(tcp)
+        listener = TcpEnd(second, role="listen")
     except OSError as exc:
-        err.write("sim: --link %s:%d: %s\n" % (tcp[0], tcp[1], exc))
+        err.write("sim: --link %s:%d --seat %d: cannot listen on port %d for the second UART (is another "
+                  "process seat %d?): %s\n" % (tcp[0], tcp[1], seat, second[1], seat, exc))
         raise
+    return [(TcpEnd(first, role="connect"), " (seat %d, first UART, to seat %d)" % (seat, (seat + 1) % count),
+             "link_end"),
+            (listener, " (seat %d, second UART, from seat %d)" % (seat, (seat - 1) % count), "link_end2")]
 
 
 def run(opts, out=None, err=None):
@@ -510,7 +617,7 @@ def run(opts, out=None, err=None):
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        end = _tcp_end(opts, err)
+        ends = _tcp_ends(opts, err)
     except OSError:
         return 1
     held = None
@@ -519,20 +626,25 @@ def run(opts, out=None, err=None):
         # The terminal shows device output and notes under the screen, not on stderr.
         console = getattr(frontend, "console", None)
         log = console or err
-        held = _saves(opts, opts.nvm, "--nvm", opts.profile,
-                      None if end is None else "tcp-%d-%s" % (end.address[1], end.role), log)
-        return _run(opts, frontend, console or Console(echo=err), log, end, held, out, err)
+        if not ends:
+            name = None
+        elif len(ends) == 1:
+            name = "tcp-%d-%s" % (ends[0][0].address[1], ends[0][0].role)
+        else:
+            name = "tcp-%d-seat%d" % (opts.link_address[1], opts.seat)
+        held = _saves(opts, opts.nvm, "--nvm", opts.profile, name, log)
+        return _run(opts, frontend, console or Console(echo=err), log, ends, held, out, err)
     finally:
-        if end is not None:
+        for end, _, _ in ends:
             end.close()
         if held is not None:
             held.close()
 
 
-def _run(opts, frontend, console, log, end, held, out, err):
-    """run(), its front end, link end and saves file made."""
+def _run(opts, frontend, console, log, ends, held, out, err):
+    """run(), its front end, link ends and saves file made."""
     by_hand = not opts.headless and opts.keys is None
-    realtime = by_hand or end is not None  # two processes: each clock follows real time, so the link's timers agree
+    realtime = by_hand or bool(ends)  # processes linked: each clock follows real time, so the link's timers agree
     bot_log = opts.bot_log
     if bot_log is None and opts.bots and not (opts.headless or opts.window):
         bot_log = os.path.join(tempfile.gettempdir(), "pisti-bots-%d.log" % os.getpid())
@@ -544,20 +656,22 @@ def _run(opts, frontend, console, log, end, held, out, err):
     with session:
         if held is not None and by_hand and log is not err:  # (the terminal's line under the screen)
             log.write("sim: saves in %s\n" % held.path)
-        if end is not None:
-            session.rig.link_end = end
-            log.write("sim: link over TCP: %s\n" % end.state())
-            log.flush()
-
-            def changed(text):
-                log.write("sim: link over TCP: %s\n" % text)
+        if ends:
+            for end, label, attribute in ends:
+                setattr(session.rig, attribute, end)
+                log.write("sim: link over TCP%s: %s\n" % (label, end.state()))
                 log.flush()
 
-            end.on_change = changed
+                def changed(text, label=label):
+                    log.write("sim: link over TCP%s: %s\n" % (label, text))
+                    log.flush()
+
+                end.on_change = changed
             update = frontend.update
 
             def update_and_poll(running, now):
-                end.poll()  # the status line follows the connection in the menus too
+                for end, _, _ in ends:
+                    end.poll()  # the status line follows the connections in the menus too
                 return update(running, now)
 
             frontend.update = update_and_poll

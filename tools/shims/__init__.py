@@ -8,7 +8,8 @@ profile in ``tools/boards/<profile>.toml``) and patches, in this process::
     board            Blinka's OS-agnostic mock board, its pins replaced by the
                      real board's names (board.GP4, board.D9, ...)
     busio.I2C        tools.shims.i2c.FakeI2C, wired to an SSD1306 emulator
-    busio.UART       tools.shims.uart.UART (an end of a virtual cable, uart.plug)
+    busio.UART       tools.shims.uart.UART (an end of a virtual cable: by its pins the
+                     rig.link_end or link_end2, or uart.plug)
     keypad           tools.shims.keypad (thread-free, scripted by rig.keys)
     supervisor       tools.shims.supervisor (ticks_ms from rig.clock)
     microcontroller  Blinka's, plus .nvm (tools.shims.nvm.FlashNvm)

@@ -15,6 +15,14 @@ next. A byte takes 10 bits on the line (8N1 at ``baudrate``), so time is
 the clock's: bytes arrive when the virtual clock has passed their time.
 :class:`UART` is that stand-in for ``busio.UART`` when a cable is plugged
 into the shims (:func:`plug`).
+
+A console has two link UARTs (a ring of three or four consoles, RULES.md
+L-11 .. L-17, joins console ``i``'s first UART to console ``i+1``'s second). Which
+one a ``busio.UART(tx, rx, ...)`` is, is told by its pins, against the
+console's own settings as the firmware reads them (:func:`link_of`): the
+first on ``PISTI_LINK_TX``/``PISTI_LINK_RX``, the second on
+``PISTI_LINK2_TX``/``PISTI_LINK2_RX``. The installed rig's ``link_end`` is
+the first's cable end and ``link_end2`` the second's (either may be None).
 """
 
 import random
@@ -137,28 +145,81 @@ class Cable:
         return int(self.clock() * 1000)
 
 
-_PLUGGED = []
+#: The link UARTs' pins where settings.toml names none, as the firmware
+#: chooses them: a board with ``GP0`` (the Pico) or another (the Feather).
+DEFAULT_PINS = {
+    True: {"PISTI_LINK_TX": "GP0", "PISTI_LINK_RX": "GP1", "PISTI_LINK2_TX": "GP8", "PISTI_LINK2_RX": "GP9"},
+    False: {"PISTI_LINK_TX": "TX", "PISTI_LINK_RX": "RX", "PISTI_LINK2_TX": "D24", "PISTI_LINK2_RX": "D25"},
+}
+FIRST, SECOND = 1, 2
+
+_PLUGGED = []  # (end, link): link None is any UART but the second link's
 
 
-def plug(end):
-    """The next ``busio.UART(...)`` made through :class:`UART` gets ``end``."""
-    _PLUGGED.append(end)
+def link_pins(settings, pins):
+    """``{setting: GPIO number}`` of the two links' pins on a board with
+    ``pins`` ({name: Pin}) and ``settings`` ({key: value}), an unset or
+    empty setting taking the default; a name that is not a pin is left out."""
+    defaults = DEFAULT_PINS["GP0" in pins]
+    out = {}
+    for key, default in defaults.items():
+        value = settings.get(key)
+        name = default if value is None or value == "" else str(value)
+        pin = pins.get(name)
+        if pin is not None:
+            out[key] = pin.gpio
+    return out
+
+
+def link_of(rig, tx, rx):
+    """Which link UART ``busio.UART(tx, rx)`` is on ``rig``'s console:
+    :data:`FIRST`, :data:`SECOND`, or 0 for pins of neither link. Without a
+    rig, or without board pins to compare (``UART()`` in a test), it is the
+    first, as when there was one link."""
+    gpios = [getattr(pin, "gpio", None) for pin in (tx, rx)]
+    if rig is None or not any(isinstance(g, int) for g in gpios):
+        return FIRST
+    known = link_pins(getattr(rig, "settings", {}), getattr(rig, "pins", {}))
+    for link, keys in ((FIRST, ("PISTI_LINK_TX", "PISTI_LINK_RX")), (SECOND, ("PISTI_LINK2_TX", "PISTI_LINK2_RX"))):
+        if gpios[0] is not None and gpios[0] == known.get(keys[0]):
+            return link
+        if gpios[1] is not None and gpios[1] == known.get(keys[1]):
+            return link
+    return 0
+
+
+def plug(end, link=None):
+    """The next ``busio.UART(...)`` made through :class:`UART` gets ``end``:
+    with ``link`` None any UART but one on the second link's pins (a test's
+    one cable stays the first link's while the firmware listens on both),
+    with :data:`FIRST` or :data:`SECOND` the next UART on that link's pins."""
+    _PLUGGED.append((end, link))
+
+
+def _take_plugged(link):
+    for i, (end, wanted) in enumerate(_PLUGGED):
+        if wanted == link or (wanted is None and link != SECOND):
+            del _PLUGGED[i]
+            return end
+    return None
 
 
 class UART:
     """``busio.UART(tx, rx, *, baudrate=9600, timeout=1, receiver_buffer_size=64)``
     on the desktop: an end of a cable given to :func:`plug` first, else the
-    installed rig's ``link_end`` (each console of ``sim.py --link``), or an
-    unplugged end that hears nothing."""
+    installed rig's end of the link the pins are (``link_end`` for the
+    first, ``link_end2`` for the second: each console of ``sim.py --link``),
+    or an unplugged end that hears nothing (pins of no link, or a link with
+    no cable)."""
 
     def __new__(cls, tx=None, rx=None, *, baudrate=9600, timeout=1.0, receiver_buffer_size=64, **_kw):
         from . import _active
-        rig_end = getattr(_active.RIG, "link_end", None)
-        if _PLUGGED:
-            end = _PLUGGED.pop(0)
-        elif rig_end is not None:
-            end = rig_end
-        else:
+        rig = _active.RIG
+        link = link_of(rig, tx, rx)
+        end = _take_plugged(link)
+        if end is None and link:
+            end = getattr(rig, "link_end" if link == FIRST else "link_end2", None)
+        if end is None:
             end = Cable(lambda: 0, baud=baudrate, size=receiver_buffer_size).a
             end.cable.cut = True
         end.size = receiver_buffer_size
@@ -167,3 +228,25 @@ class UART:
         end.tx = tx
         end.rx_pin = rx
         return end
+
+
+def wire(n, clock, *, loss=0.0, corrupt=0.0, noise=0.0, delay_ms=0, seed=0):
+    """The cables of ``n`` linked consoles and each console's ``(first,
+    second)`` ends (a rig's ``link_end`` and ``link_end2``).
+
+    Two consoles: one cable (seeded ``seed``) between the two first UARTs;
+    the second UARTs have none. Three or four: a ring of ``n`` cables, cable
+    ``i`` (seeded ``seed + i``) from console ``i``'s first UART (its end
+    ``a``) to console ``i+1``'s second (its end ``b``), the last console's
+    first back to console 0's second."""
+    if not 2 <= n <= 4:
+        raise ValueError("a link joins 2 to 4 consoles, not %d" % n)
+
+    def cable(i):
+        return Cable(clock, loss=loss, corrupt=corrupt, noise=noise, delay_ms=delay_ms, seed=seed + i)
+
+    if n == 2:
+        c = cable(0)
+        return [c], [(c.a, None), (c.b, None)]
+    cables = [cable(i) for i in range(n)]
+    return cables, [(cables[i].a, cables[i - 1].b) for i in range(n)]

@@ -1,24 +1,27 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Two consoles in one process, joined by a link cable (RULES.md L-1 .. L-9).
+"""Two to four consoles in one process, joined by link cables (RULES.md
+L-1 .. L-9 for two, L-11 .. L-17 for a ring of three or four).
 
 Each console is a whole :class:`~tools.simlib.session.Session` (its own
 ``code.py`` boot, rig, nvm, settings, screen and buttons) running in a thread
 of its own. Only one of them runs at a time: a console runs one firmware tick
-(up to its ``time.sleep``), then hands the baton to the other. The hardware
+(up to its ``time.sleep``), then hands the baton on. The hardware
 shims and the firmware's modules are process-wide (``board``, ``os.getenv``,
 ``microcontroller.nvm``, ``sys.modules['pisti_app']``, ...), so at every
 hand-over the running console's *world* (:class:`World`) is put aside and the
-other's put back: each firmware sees only its own board.
+next one's put back: each firmware sees only its own board.
 
-The two consoles' ``busio.UART`` are the two ends of one
-:class:`tools.shims.uart.Cable` (``rig.link_end``); a byte written by one
-arrives at the other after its time on the line, on the virtual clock (both
-clocks run in step: the console behind always runs next).
+The cables are :func:`tools.shims.uart.wire`'s: two consoles' first UARTs are
+the two ends of one :class:`tools.shims.uart.Cable` (``rig.link_end``); in a
+ring console ``i``'s first UART is joined to console ``i+1``'s second
+(``rig.link_end2``). A byte written at one end arrives at the other after
+its time on the line, on the virtual clock (the clocks run in step: the
+console furthest behind always runs next).
 
 A *pair front end* (headless scripts, the terminal, the window) gets each
 console's turn through :meth:`PairFront.sleep` and :meth:`PairFront.update`
-with the console's index (0 = A, 1 = B).
+with the console's index (0 = A, 1 = B, 2 = C, 3 = D).
 """
 
 import os
@@ -28,15 +31,16 @@ import threading
 import time
 
 from tools.shims import _active
-from tools.shims.uart import Cable
+from tools.shims.uart import wire
 
 from .session import SimDone, SimQuit
 
 _MISSING = object()
+NAMES = "ABCD"  # the consoles, by index
 
 
 class PairDone(SimDone):
-    """The pair's run is over (both scripts done, a quit, the other console ended)."""
+    """The run is over (every script done, a quit, another console ended)."""
 
 
 def _patched():
@@ -129,7 +133,7 @@ class _Built(list):
 
 
 class Twin:
-    """One console of the pair: its session, its thread, its world."""
+    """One console of the run: its session, its thread, its world."""
 
     def __init__(self, pair, index, session):
         self.pair = pair
@@ -192,7 +196,8 @@ class _Front:
 
     def __init__(self, twin):
         self.twin = twin
-        self.driver = getattr(twin.pair.front, "drivers", [None, None])[twin.index]
+        drivers = getattr(twin.pair.front, "drivers", None) or ()
+        self.driver = drivers[twin.index] if twin.index < len(drivers) else None
 
     def start(self, session):
         """Nothing: the pair front end started in the main thread (signals, windows)."""
@@ -203,7 +208,7 @@ class _Front:
             session.rig.keys.release_all()
 
     def sleep(self, session, seconds):
-        """The pair front end's sleep, then the other console's turn."""
+        """The pair front end's sleep, then the next console's turn."""
         self.twin.pair.front.sleep(self.twin.index, session, seconds)
         self.twin.yield_baton()
 
@@ -214,20 +219,31 @@ class _Front:
 
 
 class Pair:
-    """Two sessions (A hosts or joins, B the other) and a pair front end.
+    """Two to four sessions (A, B, C, D: one hosts, the others join) and a
+    pair front end, the consoles wired as :func:`tools.shims.uart.wire` says.
 
     ::
 
         pair = Pair([session_a, session_b], front, loss=0.0)
         pair.run()                      # until the front end is done or a console ends
         pair.final                      # [status A, status B]
+        pair.cables                     # one cable for two consoles, a ring of N for N
+
+    ``cable`` (two consoles only) is a cable of the caller's instead of a new one.
     """
 
     def __init__(self, sessions, front, *, loss=0.0, corrupt=0.0, delay_ms=0, seed=0, cable=None):
         self.sessions = sessions
         self.front = front
         self.stop = None
-        self.cable = cable or Cable(self._clock, loss=loss, corrupt=corrupt, delay_ms=delay_ms, seed=seed)
+        if cable is not None:
+            if len(sessions) != 2:
+                raise ValueError("one cable joins two consoles, not %d" % len(sessions))
+            self.cables, self.ends = [cable], [(cable.a, None), (cable.b, None)]
+        else:
+            self.cables, self.ends = wire(len(sessions), self._clock, loss=loss, corrupt=corrupt,
+                                          delay_ms=delay_ms, seed=seed)
+        self.cable = self.cables[0] if len(sessions) == 2 else None  # the two consoles' one cable
 
         def is_device(name, module):
             return any(s._is_device(name, module) for s in sessions)
@@ -246,7 +262,7 @@ class Pair:
         return [t.final for t in self.twins]
 
     def run(self):
-        """Boot both, run them in step until the front end is done or one ends."""
+        """Boot every console, run them in step until the front end is done or one ends."""
         import displayio
 
         plain = displayio.displays
@@ -262,37 +278,39 @@ class Pair:
         pristine = world.capture()
         entered = []
         try:
-            for twin, end in zip(self.twins, (self.cable.a, self.cable.b), strict=True):
+            for twin, (first, second) in zip(self.twins, self.ends, strict=True):
                 twin.session.__enter__()
                 entered.append(twin)
-                twin.session.rig.link_end = end
+                twin.session.rig.link_end = first
+                twin.session.rig.link_end2 = second
                 twin.state = world.capture()
                 world.restore(pristine)
             self.front.start(self)
             for twin in self.twins:
-                twin.thread = threading.Thread(target=twin.main, name="console-%s" % "AB"[twin.index], daemon=True)
+                twin.thread = threading.Thread(target=twin.main, name="console-%s" % NAMES[twin.index], daemon=True)
                 twin.thread.start()
             self._loop()
         finally:
             self._finish(entered, pristine)
 
     def _loop(self):
-        a, b = self.twins
+        twins = self.twins
+        two = len(twins) == 2
         while True:
-            if a.ended or b.ended:
-                self.stop = self.stop or PairDone("the other console ended")
-            elif a.finished and b.finished:
-                self.stop = PairDone("both consoles are done")
+            if any(t.ended for t in twins):
+                self.stop = self.stop or PairDone("the other console ended" if two else "another console ended")
+            elif all(t.finished for t in twins):
+                self.stop = PairDone("both consoles are done" if two else "every console is done")
             if self.stop is not None:
-                for t in self.twins:
+                for t in twins:
                     if not t.ended:
                         t.turn()  # it raises the stop inside its sleep and ends
                 return
-            if a.session.realtime:  # real clocks (started apart): turn about
-                a.turn()
-                b.turn()
-            else:  # virtual clocks: the one behind runs
-                (a if a.now <= b.now else b).turn()
+            if twins[0].session.realtime:  # real clocks (started apart): turn about
+                for t in twins:
+                    t.turn()
+            else:  # virtual clocks: the one furthest behind runs (the first of those level)
+                min(twins, key=lambda t: t.now).turn()
             try:
                 self.front.between(self)
             except SimDone as done:
@@ -329,11 +347,11 @@ class PairFront:
         return True
 
     def between(self, pair):
-        """In the main thread between two turns (both consoles parked): a
+        """In the main thread between two turns (every console parked): a
         window's events and drawing; raise SimDone (SimQuit) to end the run."""
 
     def close(self, pair):
-        """After both sessions closed."""
+        """After every session closed."""
 
 
-__all__ = ["Pair", "PairFront", "PairDone", "World", "SimQuit"]
+__all__ = ["Pair", "PairFront", "PairDone", "World", "SimQuit", "NAMES"]

@@ -1,6 +1,7 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""A link cable over TCP: ``sim.py --link HOST:PORT``.
+"""A link cable over TCP: ``sim.py --link HOST:PORT`` (two processes) and
+``sim.py --link HOST:PORT --consoles N --seat I`` (a ring of N processes).
 
 :class:`TcpEnd` stands in for ``busio.UART`` (as the ends of
 ``tools/shims/uart.py``'s virtual cable do): ``write`` returns at once,
@@ -17,9 +18,20 @@ listens; the second connects. A peer that goes away is a pulled cable
 every second (a console booting again after a power cut, L-9, finds its
 partner where it was). :meth:`TcpEnd.state` says which of these it is now,
 and ``on_change`` (a function of that text) hears each change.
+
+A ring of three or four processes (:func:`ring_addresses`): each process
+has two connections, one for each UART. Process ``I`` listens on
+``PORT+I`` for its second UART and connects to ``HOST:PORT+(I+1)%N`` for
+its first, so that console ``I``'s first UART is joined to console
+``I+1``'s second (the wiring of ``tools/shims/uart.py``'s ring). There the
+roles are fixed (``role="listen"`` or ``"connect"``), not first come first
+served. The listener binds ``HOST`` when it is a loopback address (every
+process on one machine: nothing else can connect), else every interface
+(processes on several machines, each given the next seat's machine as HOST).
 """
 
 import errno
+import ipaddress
 import socket
 import time
 
@@ -38,10 +50,34 @@ def parse_address(text):
     return host, int(port)
 
 
-class TcpEnd:
-    """One console's UART, its bytes over a TCP connection to the other console."""
+def ring_addresses(address, seat, count):
+    """((host, port) the first UART connects to, (host, port) the second
+    listens on) of seat ``seat`` in a ring of ``count`` processes started
+    with ``address``: PORT+(seat+1)%count and PORT+seat."""
+    host, port = address
+    return (host, port + (seat + 1) % count), (listen_host(host), port + seat)
 
-    def __init__(self, address, size=256, clock=time.monotonic):
+
+def listen_host(host):
+    """Where a ring's listener binds: ``host`` when it is a loopback
+    address (``localhost``, ``127.0.0.1``), else every interface."""
+    if host == "localhost":
+        return host
+    try:
+        return host if ipaddress.ip_address(host).is_loopback else ""
+    except ValueError:  # a host name: another machine's
+        return ""
+
+
+class TcpEnd:
+    """One console's UART, its bytes over a TCP connection to another console.
+
+    ``role`` None: connect if someone listens on ``address``, else listen
+    there (two processes); ``"listen"``: listen (OSError when the port is
+    taken); ``"connect"``: connect, trying again every second until someone
+    listens (a ring's fixed roles)."""
+
+    def __init__(self, address, size=256, clock=time.monotonic, role=None):
         self.address = address
         self.size = size
         self.baudrate = 115200
@@ -56,7 +92,16 @@ class TcpEnd:
         self.connections = 0
         self.on_change = None  # called with state() when a connection is made or lost
         self.next_poll = 0.0
-        self._start()
+        self.fixed = role is not None  # a ring's end: its role does not change
+        if role == "listen":
+            self._listen()
+        elif role == "connect":
+            self.role = "connect"
+            self._connect()
+        elif role is None:
+            self._start()
+        else:
+            raise ValueError("role is 'listen', 'connect' or None, not %r" % (role,))
 
     def state(self):
         """Where the link stands, as the simulator's status line says it."""
@@ -76,17 +121,23 @@ class TcpEnd:
         if self._connect():
             self.role = "connect"
             return
-        lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            lst.bind(self.address)
+            self._listen()
         except OSError as exc:
-            lst.close()
             if exc.errno != errno.EADDRINUSE:
                 raise
             # taken but not answering yet (the other side is starting): connect later
             self.role = "connect"
-            return
+
+    def _listen(self):
+        """Listen on the address (OSError when it cannot)."""
+        lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        lst.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            lst.bind(self.address)
+        except OSError:
+            lst.close()
+            raise
         lst.listen(1)
         lst.setblocking(False)
         self.listener = lst
@@ -137,13 +188,15 @@ class TcpEnd:
         """Between the firmware's reads (a few times a second at most): take
         a connection waiting to be accepted and notice one the other side
         closed, so that state() is right while the firmware leaves the UART
-        alone (in the menus). Tries to connect stay the firmware's."""
+        alone (in the menus). Tries to connect stay the firmware's, but for
+        a ring's connector (``role="connect"``): its neighbour may start
+        after it, and the ring is whole in the menus only if it tries again."""
         now = self.clock()
         if now < self.next_poll:
             return
         self.next_poll = now + POLL_S
         if self.sock is None:
-            if self.listener is not None:
+            if self.listener is not None or self.fixed:
                 self._link()
             return
         self._recv(self.sock, 1, socket.MSG_PEEK)
