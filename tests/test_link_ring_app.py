@@ -49,7 +49,7 @@ class Ring:
     def plug(self):
         """The app's two cable ends, for the UARTs it opens next (first, second)."""
         uart.plug(self.cables[0].a)
-        uart.plug(self.cables[-1].b)
+        uart.plug(self.cables[-1].b, uart.SECOND)
 
     def power_cut(self, make, nvm):
         """The app's console loses power and boots again from ``nvm``."""
@@ -240,9 +240,8 @@ def test_L1_a_guest_listening_takes_a_two_console_host_on_either_cable(device):
     from pisti_core import linkproto as P
     d = device()
     clock = lambda: d.rig.clock.now_ms  # noqa: E731
-    spare, cable = Cable(clock), Cable(clock)
-    uart.plug(spare.a)
-    uart.plug(cable.b)
+    cable = Cable(clock)
+    uart.plug(cable.b, uart.SECOND)
     host = LG.Lockstep(cable.a, P.HOST, "pisti", d.rig.clock.ticks_ms(), P.Setup("pisti", 2, 101, False, 1,
                                                                                 [None, None]), LEVELS)
     _menu(d, "link_join")
