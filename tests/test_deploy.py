@@ -286,7 +286,7 @@ def test_deploy_keeps_user_files_and_adds_missing_settings(drive, project, capsy
     parsed = tomllib.loads(settings.decode())
     assert parsed["PISTI_DISPLAY_ROTATION"] == 180 and parsed["CIRCUITPY_WIFI_SSID"] == "home"
     assert parsed["PISTI_I2C_SDA"] == "GP4" and parsed["PISTI_BUZZER"] == "GP16"
-    assert "settings.toml: 14 keys added" in out  # (PISTI_BATTERY among them)
+    assert "settings.toml: 16 keys added" in out  # (PISTI_BATTERY and the second cable's pins among them)
 
 
 def test_second_deploy_changes_nothing(drive, project, capsys):
@@ -876,8 +876,9 @@ def test_profile_switch_updates_only_the_keys_deploy_wrote(tmp_path, project, ca
     assert parsed["PISTI_BUZZER"] == "D10" and parsed["MY_OWN"] == 1  # the maker's own, kept
     assert ('warning: settings.toml: kept your PISTI_BUZZER = "D10" (the featherwing profile has '
             'PISTI_BUZZER = ""; deploy only changes the lines it wrote itself)') in err
-    assert ("settings.toml: 8 keys switched to the featherwing profile (PISTI_PROFILE, PISTI_I2C_SDA, "
-            "PISTI_I2C_SCL, PISTI_DISPLAY_HEIGHT, PISTI_BUTTONS, PISTI_LINK_TX, PISTI_LINK_RX, PISTI_BATTERY)") in out
+    assert ("settings.toml: 10 keys switched to the featherwing profile (PISTI_PROFILE, PISTI_I2C_SDA, "
+            "PISTI_I2C_SCL, PISTI_DISPLAY_HEIGHT, PISTI_BUTTONS, PISTI_LINK_TX, PISTI_LINK_RX, PISTI_LINK2_TX, "
+            "PISTI_LINK2_RX, PISTI_BATTERY)") in out
     assert text.count("\n") + 1 == (wing / "settings.toml").read_text().count("\n")  # line for line, + MY_OWN
     # The next deploy has nothing to change.
     status, out, err = run(capsys, "--to", wing, "--source", project, "--no-libs")

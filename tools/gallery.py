@@ -141,7 +141,7 @@ SCENES = (
     _s("fw_pause", ["--start", "pisti:2:usta", "--seed", "7", "--keys", "B:800"], "pause", profile=_FW),
     # Link play (L-2): the Host screen shows the game it offers (in a Pişti 4p where the two people
     # sit) and changes it; the wait says what to choose on the other console.
-    _s("link_host", ["--seed", "1", "--keys", "A,DOWN*5,A,A,DOWN*2,RIGHT,DOWN*2"], "host", cursor="link_seats"),
+    _s("link_host", ["--seed", "1", "--keys", "A,DOWN*5,A,A,DOWN*2,RIGHT,DOWN*3"], "host", cursor="link_seats"),
     _s("fw_link_host_tr", ["--seed", "1", "--lang", "tr", "--keys", "B,C*5,B,B,C*4"], "host", profile=_FW,
        cursor="start", lang="tr"),
     _s("fw_link_wait", ["--seed", "1", "--keys", "B,C*5,B,B,C*4,B,C"], "link", profile=_FW, waiting="link_wait"),
