@@ -364,3 +364,30 @@ def test_L17_a_ring_games_save_reads_back_and_a_damaged_one_is_refused():
         session_io.from_bytes(bytes(bad))
     with pytest.raises(ValueError):
         session_io.from_bytes(data[:-len(m.hand.actions) - 2])  # the people cut off
+
+
+def test_L12_a_guest_that_declines_changes_nothing_and_the_host_says_so(device):
+    """One person declines the table (B): the host console says so and goes
+    back to the main menu; the declining console too, once the ring took its
+    answer; nothing is saved on either."""
+    d = device(PISTI_SEED=11)
+    ring = Ring(d, 3, True)
+    _menu(d, "link_host", game="yedili", players=3, consoles=3, rated=False)
+    d.menu_to("start")
+    d.press("A")
+    for _ in range(2000):
+        ring.run(10, join=False)
+        if all(p.phase == G.OFFERED for p in ring.peers):
+            break
+    assert all(p.phase == G.OFFERED for p in ring.peers)
+    ring.peers[1].answer(False)
+    ring.peers[0].answer(True)
+    for _ in range(300):
+        ring.run(10, join=False)
+        if d.app.status()["screen"] == "confirm":
+            break
+    st = d.app.status()
+    assert st["screen"] == "confirm" and " ".join(st["lines"]) == "A player declined the table: no game.", st
+    d.press("A")
+    st = d.app.status()
+    assert st["screen"] == "menu" and d.app.link is None and not st["saved"], st

@@ -45,7 +45,7 @@ WRAPPED = ("no_rankings", "stats_empty", "exit_leaves", "new_leaves", "new_repla
            "link_gone_bot", "link_left", "link_quit", "link_away", "link_partners", "link_leave_q", "link_in_play",
            "link_busy",
            "link_opponents", "link_silent", "link_asked", "link_noise", "link_declined",
-           "ring_wait", "ring_wait_host", "ring_joined", "ring_watching", "ring_offer", "ring_teams")
+           "ring_wait", "ring_wait_host", "ring_joined", "ring_watching", "ring_offer", "ring_teams", "ring_declined")
 
 
 def code_sources():

@@ -240,7 +240,7 @@ class RingWait(Confirm):
             return
         if ph == G.DECLINED:
             if lk.role == G.HOST:
-                app.later(linkmenu.fail_link, app, t("link_declined"))
+                app.later(linkmenu.fail_link, app, t("ring_declined"))
             elif lk.net.idle() or self.waited > 100:
                 linkmenu.quit_link(app)  # this console declined: once the ring has taken the answer
             else:
