@@ -165,6 +165,21 @@ def test_the_demo_plays_a_minute(workspace, name):
 
 # -- the report (no emulator needed) ------------------------------------------------
 
+def test_latency_times_a_play_from_its_press_to_each_other_consoles_frame():
+    """L-4: the press before the console sent the play, to the frame that
+    draws it on the next console (on the first cable) and on the others."""
+    base = dt.TICKS_AT_POWER_ON
+    serial = "mem table free=70000 ms=%d\nsent 0:3 ms=%d\nshown 0:4 ms=%d\n" % (base, base + 10020, base + 10400)
+    host = dict(dt.parse_serial(serial), presses=[("A", 9990), ("A", 10010), ("A", 10300)])
+    assert host["plays"] == [("sent", "0:3", base + 10020), ("shown", "0:4", base + 10400)]
+    res = {"consoles": {"host": host,
+                        "guest1": {"plays": [("shown", "0:3", base + 10050), ("sent", "0:4", base + 10380)],
+                                   "presses": [("A", 10370)]},
+                        "guest2": {"plays": [("shown", "0:3", base + 10090), ("shown", "0:4", base + 10395)],
+                                   "presses": []}}}
+    assert dt.latency(res) == {"next": [40, 25], "others": [80, 30]}  # (guest1's next is guest2)
+
+
 def _readme_table():
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         text = f.read()

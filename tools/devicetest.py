@@ -159,7 +159,7 @@ SCENARIOS = {
                          until=300000, plans=_link_plans(YEDILI4_USTA[:-1])),
     # Four consoles in a ring (by name only: four emulated Picos take longer than the test command's budget).
     "ring_pisti4": dict(title="ring: Pişti 4p, four people, a cable cut 20 s (.py)", image="pico", until=600000,
-                        plans=_ring_plans(4, PISTI4, ["A"]), ring=True, cut=(45000, 20000), ci=False),
+                        plans=_ring_plans(4, PISTI4, ["A"]), ring=True, cut=(45000, 20000), ci=False, timed=True),
     "ring_pisti4_match": dict(title="ring: a Pişti 4p match of four people, a cable cut 20 s (.py)", image="pico",
                               until=3600000, plans=_ring_plans(4, PISTI4, ["A"], True), ring=True,
                               cut=(60000, 20000), ci=False),
@@ -354,25 +354,58 @@ def set_keys(path, keys):
 
 _MEM = re.compile(r"^mem (\S+) free=(\d+) ms=(\d+)")
 _BOT = re.compile(r"^bot (\d+) (\S+) (\d+)")
+_PLAY = re.compile(r"^(sent|shown) (\d+:\d+) ms=(\d+)")  # a link play sent (the press's), and drawn elsewhere
 
 
 def parse_serial(text):
-    """{mems: [(screen, free)], bots: [(level, ms)], errors: [lines], reboots}
-    from the raw serial output."""
+    """{mems: [(screen, free)], bots: [(level, ms)], plays: [(sent|shown, hand:ply, ticks)], errors: [lines],
+    reboots} from the raw serial output."""
     text = re.sub(r"\x1b\][^\x07\x1b]*(\x07|\x1b\\)", "", text).replace("\r", "")
-    mems, bots, errors = [], [], []
+    mems, bots, plays, errors = [], [], [], []
     lines = text.split("\n")
     for i, line in enumerate(lines):
         m = _MEM.match(line)
         if m:
             mems.append((m.group(1), int(m.group(2))))
             continue
+        m = _PLAY.match(line)
+        if m:
+            plays.append((m.group(1), m.group(2), int(m.group(3))))
+            continue
         m = _BOT.match(line)
         if m:
             bots.append((m.group(2), int(m.group(3))))
         elif line.startswith("Traceback") or "MemoryError" in line or "out of memory" in line:
             errors.append("\n".join(lines[i:i + 12]))
-    return {"mems": mems, "bots": bots, "errors": errors, "reboots": text.count("soft reboot")}
+    return {"mems": mems, "bots": bots, "plays": plays, "errors": errors, "reboots": text.count("soft reboot")}
+
+
+TICKS_AT_POWER_ON = (1 << 29) - 65536  # CircuitPython's supervisor.ticks_ms() at power-on (it wraps soon after)
+
+
+def latency(res):
+    """A person's play on one console shown on the others (L-4), from the
+    ``sent``/``shown`` lines and the press log: per play, ms from the press
+    (the last one before its console sent it) to the frame that draws it on
+    each other console. ``{"next": [ms], "others": [ms]}``: ``next`` the
+    console on the presser's first cable (the next in a ring; the other one
+    of two), ``others`` every other console."""
+    tags = list(res["consoles"])
+    out = {"next": [], "others": []}
+    for i, tag in enumerate(tags):
+        con = res["consoles"][tag]
+        for kind, pos, ticks in con.get("plays", []):
+            if kind != "sent":
+                continue
+            at = ticks - TICKS_AT_POWER_ON
+            press = max([t for _, t in con["presses"] if t <= at + 1] or [at])
+            for j, other in enumerate(tags):
+                if j == i:
+                    continue
+                seen = [t for k, p, t in res["consoles"][other].get("plays", []) if k == "shown" and p == pos]
+                if seen:
+                    out["next" if j == (i + 1) % len(tags) else "others"].append(seen[0] - TICKS_AT_POWER_ON - press)
+    return out
 
 
 # -- a run -------------------------------------------------------------------------
@@ -387,6 +420,8 @@ def _console(ws, sc, plan, out, tag, link=None, timeout=900):
         args += ["--frames", os.path.join(out, tag + ".frames")]
     if sc["image"] == "wing":
         args += ["--buttons", WING_BUTTONS]
+    if sc.get("timed"):
+        args += ["--i2c-timed"]  # (each display transfer takes its bus time: a play's latency)
     if link:
         args += ["--link", link[0], "--link-role", link[1]]
         if sc.get("cut") and (not sc.get("ring") or tag == "host"):  # (a ring: the host's first cable, both ways)
@@ -648,6 +683,12 @@ def main(argv=None):
             print("  %s: %s emulated ms, exit %s, %d errors, %d bot decisions (worst %d ms)" % (
                 tag, con["run"].get("emulated_ms"), con["run"].get("exit"), len(con["errors"]),
                 len(con["bots"]), worst))
+        lat = latency(res)
+        for k in ("next", "others"):
+            ms = sorted(lat[k])
+            if ms:
+                print("  a play shown on the %s: median %d ms, worst %d ms (%d plays)" % (
+                    "next console" if k == "next" else "other consoles", ms[len(ms) // 2], ms[-1], len(ms)))
     print(table_md(results))
     if args.report:
         write_report(results)

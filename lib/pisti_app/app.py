@@ -4,14 +4,11 @@
 `pisti_app.app`
 ===============
 
-:class:`App` is the console's shell: the stack of screens, the tick loop,
-the hardware (display, keys, sound, battery, screen sleep), the prefs and
-the saves. The match in play is :attr:`App.play`
-(:class:`pisti_app.match.play.Play`, loaded while a game is on); the screens
-only show it. ``tick()`` is called about every 10 ms by :func:`pisti_app.run`.
-
-Saves (:mod:`pisti_app.match.saves`) live in ``hw.nvm`` (``microcontroller.nvm``):
-settings, ranking and the game in progress (T-6). The settings read at boot
+:class:`App` is the console's shell: the stack of screens, the tick loop, the hardware (display, keys, sound,
+battery, screen sleep), the prefs and the saves. The match in play is :attr:`App.play`
+(:class:`pisti_app.match.play.Play`, loaded while a game is on); the screens only show it. ``tick()`` is called
+about every 10 ms by :func:`pisti_app.run`. Saves (:mod:`pisti_app.match.saves`) live in ``hw.nvm``
+(``microcontroller.nvm``): settings, ranking and the game in progress (T-6). The settings read at boot
 (``settings.toml``) are :mod:`pisti_app.startup`'s.
 """
 
@@ -67,6 +64,7 @@ class App:
         self.todo = None  # (function, args) to run at the end of this tick: later()
         # Set at boot by pisti_app.startup.init (whose code is not kept once the console runs):
         self.memlog = 0  # PISTI_MEMLOG (2: also the modules loaded)
+        self.shown = None  # PISTI_MEMLOG, link play: the position of another console's play this tick draws
         self.records = None  # type: pisti_app.match.records.Records  # pyright: ignore[reportAttributeAccessIssue] (set by init)
         self.prefs = {}  # type: dict
         self.demo = None  # type: pisti_app.match.demo.Demo | None  # the demo while one plays (watch())
@@ -145,6 +143,8 @@ class App:
             self.dirty = False
             self.display.refresh()
             self.refreshes += 1
+            if self.shown is not None:  # (another console's play is on the screen now: its latency, L-4; print: None)
+                self.shown = print("shown %s ms=%d" % (self.shown, supervisor.ticks_ms()))
 
     def idle(self):
         """True when nothing happens until a key is pressed (for the simulator)."""

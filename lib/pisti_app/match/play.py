@@ -174,6 +174,8 @@ class Play:
             self.saves.add(plan)  # T-6: before its result is shown
         else:
             plan = link.decide(self, a)
+            if self.app.memlog:  # (the press's play on the cable: pisti_app.app's "shown" lines time it elsewhere)
+                print("sent %d:%d ms=%d" % (self.session.hands_done, self.session.hand.ply, supervisor.ticks_ms()))
         self.queue = list(plan[1:])
 
     def step(self):
@@ -191,6 +193,8 @@ class Play:
             if a is None:
                 return None  # it has not come: the other console decides
             plan = bytes((a,))
+            if self.app.memlog:
+                self.app.shown = "%d:%d" % (self.session.hands_done, h.ply)
         else:
             plan = self.plan(None)
             if not plan:
