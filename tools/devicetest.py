@@ -64,7 +64,13 @@ IMAGES = {  # name: (deploy profile, as .mpy, settings changed: None drops the k
     "wing": ("featherwing", False, WING_PINS),
     "pico_demo": ("pico", False, {"PISTI_DELAY": None}),  # the demo at its own pace (fewer plays to emulate)
     "pico_seed1": ("pico", False, {"PISTI_SEED": 1}),  # short Pis Yedili 4p deals, alone and linked (CI time)
+    # A ring's other consoles: the emulated Picos' os.urandom draws the same bytes on each, so each needs a
+    # seed of its own for its ring id to differ (RULES.md L-11).
+    "pico_seed4": ("pico", False, {"PISTI_SEED": 4}),
+    "pico_seed5": ("pico", False, {"PISTI_SEED": 5}),
+    "pico_seed6": ("pico", False, {"PISTI_SEED": 6}),
 }
+RING_IMAGES = ("pico_seed4", "pico_seed5", "pico_seed6")
 
 # The person's buttons, one rule a screen (tools/devicelib/policy.mjs). The
 # first key waits 900 ms: keys within half a second of the splash are dropped.
@@ -158,16 +164,17 @@ SCENARIOS = {
     "link_yedili4": dict(title="link: Pis Yedili 4p, two people and two Usta (.py)", image="pico_seed1",
                          until=300000, plans=_link_plans(YEDILI4_USTA[:-1])),
     # Four consoles in a ring (by name only: four emulated Picos take longer than the test command's budget).
-    "ring_pisti4": dict(title="ring: Pişti 4p, four people, a cable cut 20 s (.py)", image="pico", until=600000,
-                        plans=_ring_plans(4, PISTI4, ["A"]), ring=True, cut=(45000, 20000), ci=False, timed=True),
+    "ring_pisti4": dict(title="ring: Pişti 4p, four people, a cable cut 20 s (.py)", image="pico", until=300000,
+                        plans=_ring_plans(4, PISTI4, ["A"]), ring=True, cut=(45000, 20000), ci=False, timed=True,
+                        wall=4000),
     "ring_pisti4_match": dict(title="ring: a Pişti 4p match of four people, a cable cut 20 s (.py)", image="pico",
                               until=3600000, plans=_ring_plans(4, PISTI4, ["A"], True), ring=True,
-                              cut=(60000, 20000), ci=False),
+                              cut=(60000, 20000), ci=False, wall=40000),
     "ring_yedili4": dict(title="ring: Pis Yedili 4p, four people (.py)", image="pico_seed1", until=600000,
-                         plans=_ring_plans(4, YEDILI4, ["A", "RIGHT"]), ring=True, ci=False),
+                         plans=_ring_plans(4, YEDILI4, ["A", "RIGHT"]), ring=True, ci=False, wall=6000),
     "ring_yedili3": dict(title="ring: Pis Yedili 3p, three people (.py)", image="pico_seed1", until=600000,
                          plans=_ring_plans(3, ["RIGHT", "DOWN", "DOWN", "RIGHT"], ["A", "RIGHT"]), ring=True,
-                         ci=False),
+                         ci=False, wall=6000),
 }
 CI = [n for n, sc in SCENARIOS.items() if sc.get("ci", True)]  # what the test command runs
 
@@ -412,7 +419,8 @@ def latency(res):
 
 def _console(ws, sc, plan, out, tag, link=None, timeout=900):
     """The run-cp.mjs command and environment for one console."""
-    args = ["--fs", ws.image(sc["image"]), "--until", str(sc["until"]), "--quiet",
+    image = RING_IMAGES[int(tag[5:]) - 1] if sc.get("ring") and tag != "host" else sc["image"]
+    args = ["--fs", ws.image(image), "--until", str(sc["until"]), "--quiet",
             "--serial-out", os.path.join(out, tag + ".serial"), "--autoplay", POLICY,
             "--press-log", os.path.join(out, tag + ".presses"), "--save-nvm", os.path.join(out, tag + ".nvm"),
             "--png", os.path.join(out, tag + ".png"), "--scale", "1"]
@@ -458,7 +466,7 @@ def run_scenario(ws, name, out=None, timeout=900):
     procs = []
     try:
         for tag, plan, wire in starts:
-            cmd, env = _console(ws, sc, plan, out, tag, link=wire, timeout=timeout)
+            cmd, env = _console(ws, sc, plan, out, tag, link=wire, timeout=sc.get("wall", timeout))
             procs.append((tag, subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                                 text=True)))
         for tag, proc in procs:
@@ -669,7 +677,8 @@ def main(argv=None):
     except NoKit as exc:
         print("devicetest: %s" % exc, file=sys.stderr)
         return 2
-    for name in set(SCENARIOS[n]["image"] for n in names):
+    for name in set(SCENARIOS[n]["image"] for n in names) | set(RING_IMAGES if any(
+            SCENARIOS[n].get("ring") for n in names) else ()):
         ws.image(name)
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:  # the longest first (SCENARIOS' "until")
         runs = {n: pool.submit(run_scenario, ws, n) for n in sorted(names, key=lambda n: -SCENARIOS[n]["until"])}

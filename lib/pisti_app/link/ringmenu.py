@@ -118,6 +118,8 @@ class Listen(Confirm):
         ports[1 - i].deinit()
         app.pop()  # the two-console link on cable i (another protocol is L-1's typed error there)
         linkmenu.join(app, ports[i])
+        from pisti_app.util import forget
+        forget("pisti_app.link.ringmenu")  # (a two-console game needs none of it)
         return True
 
 
@@ -144,8 +146,7 @@ def _ring(app, ports, role):
     from pisti_core.ringgame import RingLock
     from pisti_app.link.linkmenu import LinkSetup
     from pisti_app.link.ringplay import RingPlay, ring_urandom
-    lk = RingLock(ports, role, linkmenu.FIRMWARE, app.now, None, linkmenu.link_key(app), linkmenu.LEVELS,
-                  ring_urandom(app))
+    lk = RingLock(ports, role, linkmenu.FIRMWARE, app.now, None, None, linkmenu.LEVELS, ring_urandom(app))
     app.play = LinkSetup(app, RingPlay(lk))
     app.push(RingWait(app))
 

@@ -84,12 +84,14 @@ class RingPlay(LinkPlay):
 
 
 def ring_urandom(app):
-    """The ring's chance: the secure source, or with PISTI_SEED the seeded one
-    (a seeded run repeats)."""
+    """The ring's chance (the key of every hand's bytes, the ring id, L-11,
+    L-14): the secure source; with PISTI_SEED the seeded chance mixed into
+    it, so that consoles given the same seed still draw apart (a console
+    takes another's stamp for its own otherwise)."""
+    import os
     if app.below is None:
-        import os
         return os.urandom
-    return lambda n: bytes([app.below(256) for _ in range(n)])
+    return lambda n: bytes([app.below(256) ^ b for b in os.urandom(n)])
 
 
 def ring_info(lock):
