@@ -105,7 +105,8 @@ def test_L12_the_host_screen_asks_how_many_consoles(device):
     d.menu_to("consoles")
     d.press("RIGHT")
     st = d.app.status()
-    assert st["menu"] == ["game", "mode", "players", "target", "consoles", "seat1", "start"], st
+    assert st["menu"] == ["game", "mode", "players", "target", "consoles", "bot_seat", "seat1", "start"], st
+    assert d.app.stack[-1].item("bot_seat").value == "4"  # the host's partner's left: seat 4 by default
     d.press("RIGHT")
     st = d.app.status()
     assert st["menu"] == ["game", "mode", "players", "target", "consoles", "start"], st
@@ -113,7 +114,23 @@ def test_L12_the_host_screen_asks_how_many_consoles(device):
     d.press("B")
     from pisti_app import prefs as prefs_mod
     p = prefs_mod.defaults()
-    assert d.app.saves.read_prefs(p) and p["consoles"] == 4
+    assert d.app.saves.read_prefs(p) and p["consoles"] == 4 and p["bot_seat"] == 3
+
+
+def test_L12_three_people_at_four_seats_the_host_puts_the_bot_where_it_chose(device):
+    """Pişti 4p, three consoles, the bot at seat 2 (the host's left, an
+    opponent): the two other people sit at 3 and 4 in ring order; the host's
+    console decides the bot's plays and every console ends the hand alike."""
+    d = device(PISTI_SEED=11)
+    ring = Ring(d, 3, True)
+    _sat(ring, d, game="pisti", players=4, consoles=3, bot_seat=1, rated=False, seats=["usta"] * 3)
+    lk = d.app.link.lock
+    assert lk.setup.people[1] == 0 and lk.setup.levels[1] == "usta" and lk.setup.people[2] == lk.neighbours[0]
+    assert lk.setup.people[3] == lk.neighbours[1] and lk.mine(1) and not lk.mine(2)
+    assert d.app.play.seats[1] is not None and not hasattr(d.app.play.seats[1], "remote")
+    st = _play(ring, until=lambda st: d.app.session is None or d.app.session.hands_done > 0)
+    assert d.app.session is not None and d.app.session.hands_done == 1, st
+    _alike(ring, d.app.session)
 
 
 def _play(ring, limit_ms=1200000, until=None):

@@ -151,6 +151,7 @@ def test_settings_blobs_keep_the_link_seats_and_older_ones_read_as_partners():
     assert p["partners"] is True
     p["partners"] = False
     p["consoles"] = 4
+    p["bot_seat"] = 1
     blob = prefs_mod.pack(p)
     q = prefs_mod.defaults()
     assert prefs_mod.unpack(blob, q) and q == p
@@ -158,6 +159,7 @@ def test_settings_blobs_keep_the_link_seats_and_older_ones_read_as_partners():
     assert prefs_mod.unpack(blob[:17], q) and q["partners"] is True and q["consoles"] == 2  # saved before the byte
     q = prefs_mod.defaults()
     assert not prefs_mod.unpack(blob[:17] + bytes((6,)), q) and q == prefs_mod.defaults()
+    assert not prefs_mod.unpack(blob[:17] + bytes((24,)), q) and q == prefs_mod.defaults()
 
 
 @pytest.mark.parametrize("gseat, words", [(2, "partners, against two bots"), (1, "opponents, each with a bot")])

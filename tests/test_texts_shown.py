@@ -38,7 +38,7 @@ MEDIUM = ("continue", "new_game", "rankings", "settings", "rules", "about", "gam
           "practice", "timer", "secs", "undo_opt", "undo", "leave_table", "you_won", "winner_is",
           "shared_win", "match_over", "brightness", "br_low", "br_mid", "br_high", "screen_sleep",
           "mins", "never", "link_host", "link_join", "link_seats", "link_partners_v", "link_opponents_v", "link_go",
-          "ring_consoles")
+          "ring_consoles", "ring_bot_seat")
 # Word-wrapped over several lines of 25 (text pages, confirmations, toasts).
 WRAPPED = ("no_rankings", "stats_empty", "exit_leaves", "new_leaves", "new_replaces", "time_left", "oom", "oom_resume",
            "link_offer", "link_wait", "link_gone",

@@ -13,7 +13,8 @@ Settings blob (version 1)::
     game(0 pisti, 1 yedili)  players  target  seat level x3  rated
     [sleep(index in board.SLEEPS)  bright(index in board.BRIGHT: low, medium, high)
     [link(bit 0: a linked Pişti 4p seats two people as partners, 1, or opponents, 0;
-          bits 1-2: the consoles a Host offers a table to, less 2: 0 two, 1 three, 2 four)]]
+          bits 1-2: the consoles a Host offers a table to, less 2: 0 two, 1 three, 2 four;
+          bits 3-4: three consoles at four seats: the bot's seat, less 1)]]
 
 A 15- or 17-byte blob (an older save, without the bracketed bytes) reads
 with their defaults. A blob that does not read is ignored (the defaults stay).
@@ -39,7 +40,7 @@ def defaults(lang="en"):
     return {"lang": lang, "sound": True, "speed": 1, "timer": TIMER_DEFAULT, "undo": False,
             "game": GAMES[0], "players": PLAYERS[0][0], "target": TARGETS[0][-1],  # Pişti for two, its default target
             "seats": ["kalfa", "kalfa", "kalfa"], "rated": False, "sleep": 1, "bright": 2, "partners": True,
-            "consoles": 2}
+            "consoles": 2, "bot_seat": 3}
 
 
 def pack(p):
@@ -53,7 +54,7 @@ def pack(p):
     out.append(1 if p["rated"] else 0)
     out.append(p["sleep"])
     out.append(p["bright"])
-    out.append((1 if p["partners"] else 0) | (p["consoles"] - 2) << 1)
+    out.append((1 if p["partners"] else 0) | (p["consoles"] - 2) << 1 | (p["bot_seat"] - 1) << 3)
     return bytes(out)
 
 
@@ -71,7 +72,7 @@ def unpack(data, p):
     ok = (data[2] < 2 and data[3] < 2 and data[4] < 4 and TIMER_MIN <= timer <= TIMER_MAX
           and data[7] < 2 and g < len(GAMES) and data[14] < 2
           and data[9] in PLAYERS[g] and data[10] in TARGETS[0]  # (the target row: Pişti's, P-2)
-          and data[11] < 3 and data[12] < 3 and data[13] < 3 and sleep < 5 and bright < 3 and link < 6)
+          and data[11] < 3 and data[12] < 3 and data[13] < 3 and sleep < 5 and bright < 3 and link & 6 < 6 and link < 24)
     if not ok:
         return False
     p["lang"] = "tr" if data[2] else "en"
@@ -87,5 +88,6 @@ def unpack(data, p):
     p["sleep"] = sleep
     p["bright"] = bright
     p["partners"] = bool(link & 1)
-    p["consoles"] = (link >> 1) + 2
+    p["consoles"] = (link >> 1 & 3) + 2
+    p["bot_seat"] = (link >> 3) + 1
     return True

@@ -161,8 +161,9 @@ def host(app):
 def table(app, lk, now):
     """The host's table once enough consoles are heard, else None: its
     person at seat 0, then the others' people in ring order (the console
-    on the first cable next, the one on the second last), then the bots at
-    the Host screen's levels."""
+    on the first cable next, the one on the second last), the bots at the
+    Host screen's levels in the seats left (three people at four seats:
+    the bot in the Host screen's seat)."""
     from pisti_core import ringview as V
     from pisti_core.ringproto import RingSetup
     p = app.prefs
@@ -176,7 +177,9 @@ def table(app, lk, now):
     order = [c for c in heard if c == first] + [c for c in heard if c != first and c != last]
     order = (order + [c for c in heard if c == last and c != first])[:k - 1]
     people = [lk.me] + order + [0] * (n - k)
-    levels = [None] * k + [p["seats"][i] for i in range(n - k)]
+    if k == 3 and n == 4:  # the Host screen's seat for the one bot
+        people.insert(p["bot_seat"], people.pop())
+    levels = [None if c else p["seats"][0] for c in people]  # (one bot at most: three people or more)
     g = GAMES.index(p["game"])
     target = p["target"] if p["target"] in TARGETS[g] else None  # (as Menus.start)
     return RingSetup(p["game"], n, target, p["rated"], people, levels, p["timer"])

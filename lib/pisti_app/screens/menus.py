@@ -87,6 +87,8 @@ class Menus:
             people = min(p["consoles"], n)
             if n > 2:  # L-12: three or four consoles in a ring, the first people the host's, the rest bots
                 items.append(Item("consoles", t("ring_consoles"), tuple(map(str, range(2, n + 1))), people - 2))
+            if people == 3 and n == 4:  # the one bot's seat, in the host's round (the host at 1)
+                items.append(Item("bot_seat", t("ring_bot_seat"), ("2", "3", "4"), p["bot_seat"] - 1))
             bots -= people - 1
             if people == 2 and n in TEAMS[g]:  # partners: seats 0 and 2 (pisti_app.link.linkmenu.host)
                 items.append(Item("link_seats", t("link_seats"), (t("link_partners_v"), t("link_opponents_v")),
@@ -273,6 +275,8 @@ class Menus:
                 p["partners"] = it.index == 0
             elif k == "consoles":
                 p["consoles"] = it.index + 2
+            elif k == "bot_seat":
+                p["bot_seat"] = it.index + 1
             if k in ("game", "players", "consoles"):
                 menu.set(menu.title_text, self._new_items(menu.name == "host"))
         elif menu.name == "settings":

@@ -23,6 +23,7 @@ S = {
     "ring_host_seat": "Host",
     "ring_teams": "1+3 vs 2+4.",
     "ring_declined": "A player declined the table: no game.",
+    "ring_bot_seat": "Bot seat",
     "ring_left": "A player left: a bot on",
     "link_play": "Link play",
     "link_host": "Host",

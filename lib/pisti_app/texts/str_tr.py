@@ -21,6 +21,7 @@ S = {
     "ring_host_seat": "Kurucu",
     "ring_teams": "1+3, 2+4'e karşı.",
     "ring_declined": "Bir oyuncu masaya katılmadı: oyun yok.",
+    "ring_bot_seat": "Bot yeri",
     "ring_left": "Oyuncu ayrıldı: bot oynar",
     "link_play": "Kabloyla oyun",
     "link_host": "Oyun kur",
