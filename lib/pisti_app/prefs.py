@@ -72,7 +72,8 @@ def unpack(data, p):
     ok = (data[2] < 2 and data[3] < 2 and data[4] < 4 and TIMER_MIN <= timer <= TIMER_MAX
           and data[7] < 2 and g < len(GAMES) and data[14] < 2
           and data[9] in PLAYERS[g] and data[10] in TARGETS[0]  # (the target row: Pişti's, P-2)
-          and data[11] < 3 and data[12] < 3 and data[13] < 3 and sleep < 5 and bright < 3 and link & 6 < 6 and link < 24)
+          and data[11] < 3 and data[12] < 3 and data[13] < 3 and sleep < 5 and bright < 3
+          and (link & 6) < 6 and link < 24)
     if not ok:
         return False
     p["lang"] = "tr" if data[2] else "en"
