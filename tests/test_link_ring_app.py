@@ -345,7 +345,7 @@ def test_L10_a_rated_ring_ranks_each_pair_of_people_who_are_not_partners():
     """Four people in a Pişti 4p: two results, one against each opponent;
     a partner is no pair (P-1). Pis Yedili 3p, two people and a bot: one."""
     from types import SimpleNamespace
-    from pisti_app.match.ends import pairs
+    from pisti_app.match.ringrank import pairs
     from pisti_core.match import Match
     m = Match("pisti", 4, 101, 0)
     m.totals[0], m.totals[1] = 120, 80

@@ -42,13 +42,13 @@ def resume_lock(port, session, firmware, now, levels, urandom=None, lean=None):
     return G.Lockstep.resume(port, role, firmware, now, setup, rec, None, levels, urandom, key=key, lean=lean)
 
 
-def resume_ring(ports, session, firmware, now, levels, urandom):
-    """The RingLock of the ring game ``session`` restored from the saves
-    (L-17): its ring id, key and table as saved, its game as the save has
+def resume_ring(lock, ports, session, firmware, now, levels, urandom):
+    """A ``lock`` (:class:`pisti_core.ringgame.RingLock`'s class or a subclass)
+    of the ring game ``session`` restored from the saves (L-17): its ring
+    id, key and table as saved, its game as the save has
     it (a console behind catches up from another's record), a session
     byte other than the boot before's."""
     from pisti_core.linkrec import record
-    from pisti_core.ringgame import RingLock
     from pisti_core.ringproto import RingSetup
     role, rot, timer, key, me, ses, people = session.link_info
     n = session.players
@@ -59,7 +59,7 @@ def resume_ring(ports, session, firmware, now, levels, urandom):
             lv[j] = session.levels[seat] or "acemi"
     setup = RingSetup(session.game, n, session.match.target, session.rated, list(people), lv, timer)
     rec = record(session.match, session.hands_done, rot)
-    return RingLock.resume(ports, role, firmware, now, me, key, setup, rec, levels, urandom, ses)
+    return lock.resume(ports, role, firmware, now, me, key, setup, rec, levels, urandom, ses)
 
 
 def resume(app, session, uart=None):
@@ -82,8 +82,8 @@ def resume(app, session, uart=None):
             app.ask(strings.t("link_play"), str(e), app.pop, strings.t("keys_ok"))
             return None
     if ring:
-        from pisti_app.link.ringplay import RingPlay, ring_urandom
-        return RingPlay(resume_ring(uart, session, FIRMWARE, app.now, LEVELS, ring_urandom(app)))
+        from pisti_app.link.ringplay import RingLink, RingPlay, ring_urandom
+        return RingPlay(resume_ring(RingLink, uart, session, FIRMWARE, app.now, LEVELS, ring_urandom(app)))
     from pisti_app.link.remote import LinkPlay
     link = LinkPlay(resume_lock(uart, session, FIRMWARE, app.now, LEVELS, lean=False))
     greet(link.lock)

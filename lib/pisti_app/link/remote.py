@@ -184,7 +184,7 @@ class LinkPlay:
             linkends.catch_up(self, play)
             forget("pisti_app.link.linkends")  # (rare: not kept at a link table)
             return
-        if s is not None and s.over and not self.ended and self.lock.phase == G.OVER and self.idle():
+        if s is not None and s.over and not self.ended and self.lock.phase == G.OVER and self.lock.chan.idle():
             self.ended = True
             play.saves.end()  # the match's last action delivered: no game to resume any more (no write if none)
         if play.want_next and s is not None and s.hand is None and not s.over:
@@ -203,7 +203,7 @@ class LinkPlay:
             linkends.gone(self, play, st == "failed")
             return
         if st == "waiting":
-            secs = self.left_ms(now) // 1000
+            secs = self.lock.left_ms(now) // 1000
         top = app.stack[-1] if app.stack else None
         if secs != play.link_secs or (secs >= 0 and top is not self._noted):
             self._noted = top if secs >= 0 else None  # (never a screen kept past its notice: a closed table is ~9 KB)
@@ -218,14 +218,6 @@ class LinkPlay:
         the goodbye, the remote seats given back, the link's code unloaded)."""
         from pisti_app.link import linkends
         linkends.close(play)
-
-    def idle(self):
-        """True when everything sent has been taken by the other console."""
-        return self.lock.chan.idle()
-
-    def left_ms(self, now):
-        """L-8: milliseconds left before the silent link counts as gone."""
-        return self.lock.left_ms(now)
 
     def deck(self, hands_done):
         """The deck of hand ``hands_done`` once the link has dealt it, else None."""

@@ -143,10 +143,9 @@ def listen(app):
 
 def _ring(app, ports, role):
     """The ring set up (no game yet), run every tick."""
-    from pisti_core.ringgame import RingLock
     from pisti_app.link.linkmenu import LinkSetup
-    from pisti_app.link.ringplay import RingPlay, ring_urandom
-    lk = RingLock(ports, role, linkmenu.FIRMWARE, app.now, None, None, linkmenu.LEVELS, ring_urandom(app))
+    from pisti_app.link.ringplay import RingLink, RingPlay, ring_urandom
+    lk = RingLink(ports, role, linkmenu.FIRMWARE, app.now, None, None, linkmenu.LEVELS, ring_urandom(app))
     app.play = LinkSetup(app, RingPlay(lk))
     app.push(RingWait(app))
 

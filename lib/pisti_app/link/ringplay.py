@@ -16,12 +16,30 @@ with the least of L-16's three minutes left.
 
 from pisti_core import linkrec as G
 from pisti_core import ringview as V
+from pisti_core.ringgame import RingLock
 
 from pisti_app.link.remote import LinkPlay
 
 
+class RingLink(RingLock):
+    """The ring's :class:`pisti_core.ringgame.RingLock` as
+    :class:`pisti_app.link.remote.LinkPlay` reads a two-console link's
+    lock: ``chan.idle()`` (everything sent taken) and ``left_ms(now)``
+    (the least of L-16's three minutes left to a lost console)."""
+
+    @property
+    def chan(self):
+        return self.net
+
+    def left_ms(self, now):
+        ms = V.left_ms(self, self.me, now)
+        for cid in V.lost(self, now):
+            ms = min(ms, V.left_ms(self, cid, now))
+        return ms
+
+
 class RingPlay(LinkPlay):
-    """``RingPlay(ringlock)``: the ring of the match in play."""
+    """``RingPlay(ringlink)``: the ring (a :class:`RingLink`) of the match in play."""
 
     NEEDS = ("link.ringplay link.remote link.ringmenu link.linkmenu link.linkends link.linkport match.stats "
              "core.ringgame core.ringnet core.ringrx core.ringdeal core.ringproto core.ringview core.ringdefs "
@@ -42,17 +60,6 @@ class RingPlay(LinkPlay):
             return -1
         hs = (h.turn + lk.rot) % s.players
         return h.turn if s.people[hs] and not lk.left >> hs & 1 else -1
-
-    def idle(self):
-        return self.lock.net.idle()
-
-    def left_ms(self, now):
-        """L-16: the least time left to a lost console."""
-        lk = self.lock
-        ms = V.left_ms(lk, lk.me, now)
-        for cid in V.lost(lk, now):
-            ms = min(ms, V.left_ms(lk, cid, now))
-        return ms
 
     def status(self, now):
         """'ok', 'waiting' (a seated console lost, L-15), 'gone' (this

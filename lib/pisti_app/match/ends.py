@@ -140,7 +140,9 @@ def rank(app, s, outcome):
     if s.linked:
         lv = "person"  # L-10: a rated link game is ranked against a person, a table of its own
         if len(s.link_info) > 4:
+            from pisti_app.match.ringrank import pairs  # (a ring's only: a two-console game loads none of it)
             outcomes = pairs(s, outcome) or outcomes
+            forget("pisti_app.match.ringrank")
     r = app.rankings
     for o in outcomes:
         if o is not None:
@@ -149,21 +151,3 @@ def rank(app, s, outcome):
     app.saves.write_ranking(r)
     app.records.drop_rankings()
 
-
-def pairs(s, outcome):
-    """L-10 in a ring: a result against each other console's person who is
-    not this person's partner (P-1): at the match's end who of the two
-    did better (T-2 between two), before it ``outcome`` (leaving, T-4)."""
-    li = s.link_info
-    m = s.match
-    n = s.players
-    out = []
-    for j in range(1, n):
-        if not li[6][(j + li[1]) % n] or j % m.sides == 0:
-            continue  # a bot's seat, or the partner's
-        if m.over:
-            from pisti_core.table import match_outcome
-            out.append(match_outcome(s.game, 2, [m.totals[0], m.totals[j % m.sides]], 0))
-        else:
-            out.append(outcome)
-    return out
