@@ -165,7 +165,7 @@ SCENARIOS = {
                          until=300000, plans=_link_plans(YEDILI4_USTA[:-1])),
     # Four consoles in a ring (by name only: four emulated Picos take longer than the test command's budget).
     "ring_pisti4": dict(title="ring: Pişti 4p, four people, a cable cut 20 s (.py)", image="pico", until=300000,
-                        plans=_ring_plans(4, PISTI4, ["A"]), ring=True, cut=(45000, 20000), ci=False, timed=True,
+                        plans=_ring_plans(4, PISTI4, ["A"]), ring=True, cut=(26000, 20000), ci=False, timed=True,
                         wall=4000),
     "ring_pisti4_match": dict(title="ring: a Pişti 4p match of four people, a cable cut 20 s (.py)", image="pico",
                               until=3600000, plans=_ring_plans(4, PISTI4, ["A"], True), ring=True,
