@@ -83,7 +83,9 @@ def resume(app, session, uart=None):
             return None
     if ring:
         from pisti_app.link.ringplay import RingLink, RingPlay, ring_urandom
-        return RingPlay(resume_ring(RingLink, uart, session, FIRMWARE, app.now, LEVELS, ring_urandom(app)))
+        link = RingPlay(resume_ring(RingLink, uart, session, FIRMWARE, app.now, LEVELS, ring_urandom(app)))
+        greet(link.lock)
+        return link
     from pisti_app.link.remote import LinkPlay
     link = LinkPlay(resume_lock(uart, session, FIRMWARE, app.now, LEVELS, lean=False))
     greet(link.lock)
@@ -99,10 +101,13 @@ def greet(lk, clock=None, pause=None, lean=None):
     ~340 ms in which a key waits. At most ~2 s (the other console may be
     off or unplugged: the table then says so); ``clock`` gives ms
     (``supervisor.ticks_ms``), ``pause`` waits a moment between looks (5 ms
-    on the board, none on the desktop, whose clock may be virtual)."""
+    on the board, none on the desktop, whose clock may be virtual). A
+    ring (L-17) waits for both neighbours' hellos, and sheds nothing."""
     import sys
-    from pisti_core import linkgame as G
+    from pisti_core import linkrec as G
+    from pisti_core.linkchan import ticks_diff
     board = sys.implementation.name != "cpython"
+    ring = not hasattr(lk, "sessions")
     if clock is None:
         import supervisor
         clock = supervisor.ticks_ms
@@ -112,11 +117,14 @@ def greet(lk, clock=None, pause=None, lean=None):
     start = clock()
     for _ in range(400):
         now = clock()
-        if lk.sessions or lk.phase == G.FAILED or G.ticks_diff(now, start) >= 2000:
+        heard = all(c is None or c.peer >= 0 for c in lk.net.chans) if ring else lk.sessions
+        if heard or lk.phase == G.FAILED or ticks_diff(now, start) >= 2000:
             break
         lk.poll(now)
         if pause is not None:
             pause(0.005)
+    if ring:
+        return
     lk.lean = board if lean is None else lean
     if lk.lean and (lk.phase == G.PLAY or lk.phase == G.OVER):
         lk.shed()

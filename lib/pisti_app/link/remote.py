@@ -98,10 +98,8 @@ class LinkPlay:
         m = lk.match
         if m is not None and len(m.history) > 1:  # only the last hand's entry is read here (the count is hands_done)
             del m.history[:-1]
-        if lk.phase != G.PLAY or hand is None:
-            return
-        mine = lk.match.hand
-        if mine.deck != hand.deck:
+        mine = lk.match.hand if lk.phase == G.PLAY else None  # (None: a ring's deal held, pisti_app.link.ringplay)
+        if mine is None or hand is None or mine.deck != hand.deck:
             return  # another hand (the app is behind or ahead by a deal)
         n = len(mine.actions)
         total = len(hand.actions) + len(queued)
@@ -110,7 +108,7 @@ class LinkPlay:
             i = n
             a = hand.actions[i] if i < len(hand.actions) else queued[i - len(hand.actions)]
             lk.act(a)
-            if lk.phase != G.PLAY:
+            if lk.phase != G.PLAY or lk.match.hand is None:
                 break
             n = len(lk.match.hand.actions)
         if sent and poll:

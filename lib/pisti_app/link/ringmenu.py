@@ -23,12 +23,14 @@ Loaded only while a link game is set up.
 
 from pisti_core import GAMES, TARGETS, TEAMS
 from pisti_core import linkrec as G
+from pisti_core.linkchan import ticks_diff
 
 from pisti_app.link import linkmenu
 from pisti_app.screens.confirm import Confirm
 from pisti_app.texts import strings
 
 _SILENT_MS = 3000  # Join: nothing heard this long: say what the wait is for
+_PLACE_MS = 3000  # Host: every console heard, a neighbour's cable not: the table waits this long at most
 
 
 def _open(app):
@@ -79,7 +81,7 @@ class Listen(Confirm):
         ports = self.ports
         if ports is None:
             return
-        from pisti_core.linkchan import HELLO, ticks_diff
+        from pisti_core.linkchan import HELLO
         for i in range(2):
             p = ports[i]
             n = p.in_waiting
@@ -216,6 +218,7 @@ class RingWait(Confirm):
         self.key_text = key
         self.asked = 0  # the tag of the table last shown to this console's person
         self.waited = 0  # ticks since this console declined
+        self.placed = 0  # when every console was heard but a neighbour's cable not yet
 
     def stay(self):
         """A: nothing (the wait goes on)."""
@@ -262,6 +265,10 @@ class RingWait(Confirm):
             tb = None
             if lk.setup is None or [c for c in lk.setup.consoles() if c not in heard]:
                 tb = table(app, lk, now)  # (again once a console seated drew another id, L-11: the new one seated)
+            if tb is not None and not (lk.neighbours[0] and lk.neighbours[1]):
+                self.placed = self.placed or now  # (a neighbour's cable not heard yet: its place in the ring waits
+                if ticks_diff(now, self.placed) < _PLACE_MS:  # a moment, then the table goes without it)
+                    tb = None
             if tb is not None and (lk.setup is None or tb.people != lk.setup.people):
                 lk.offer(tb)
             elif lk.setup is None:

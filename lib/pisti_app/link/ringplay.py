@@ -14,22 +14,57 @@ the host seats one there. The table's countdown is the lost console's
 with the least of L-16's three minutes left.
 """
 
+import sys
+
 from pisti_core import linkrec as G
 from pisti_core import ringview as V
 from pisti_core.ringgame import RingLock
 
 from pisti_app.link.remote import LinkPlay
+from pisti_app.util import forget
+
+
+_BETWEEN = ("ringdeal", "linkproto")  # pisti_core's code between the hands, unloaded during one on the board
 
 
 class RingLink(RingLock):
     """The ring's :class:`pisti_core.ringgame.RingLock` as
     :class:`pisti_app.link.remote.LinkPlay` reads a two-console link's
     lock: ``chan.idle()`` (everything sent taken) and ``left_ms(now)``
-    (the least of L-16's three minutes left to a lost console)."""
+    (the least of L-16's three minutes left to a lost console). Its next
+    deal waits while ``hold_deal`` (the app: its person has not asked for
+    the next hand, L-14's bytes go out then), and on the board the code
+    between the hands is unloaded during one."""
+
+    hold_deal = False
+    deal_due = False  # a hand over, its next deal held
 
     @property
     def chan(self):
         return self.net
+
+    def after_action(self):
+        m = self.match
+        if self.hold_deal and m.hand is not None and m.hand.over:
+            m.end_hand()
+            self.hands_done += 1
+            if m.over:
+                self.phase = G.OVER
+            else:
+                self.deal_due = True
+            return
+        RingLock.after_action(self)
+
+    def poll(self, now):
+        if self.deal_due and not self.hold_deal and self.phase == G.PLAY:
+            self.deal_due = False
+            from pisti_core import ringdeal
+            ringdeal.deal_phase(self)
+        n = RingLock.poll(self, now)
+        if self.phase == G.PLAY and not self.deal_due and "pisti_core.ringdeal" in sys.modules:
+            for name in _BETWEEN:
+                forget("pisti_core." + name)  # (a no-op on the desktop: pisti_app.util.KEEP)
+        return n
 
     def left_ms(self, now):
         ms = V.left_ms(self, self.me, now)
@@ -81,6 +116,8 @@ class RingPlay(LinkPlay):
         the seats again: the host's bot takes theirs."""
         LinkPlay.app_tick(self, play, now)
         lk = self.lock
+        s = play.session  # (the next deal once the person asked for it: L-14's bytes go out then)
+        lk.hold_deal = s is not None and not (s.hand is None and play.want_next)
         if lk.left != self.left_seen and play.link is self and play.session is not None:
             self.left_seen = lk.left
             play.sit()
