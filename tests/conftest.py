@@ -28,7 +28,7 @@ def pytest_unconfigure(config):
 # The longest runs first (each a fixture's run, or a part of a long run), so
 # that under pytest-xdist (tools/test.sh) the workers finish together instead
 # of one of them starting a long run last. The order within a file is kept.
-LONG_FIRST = ("tests/test_device.py::", "tests/test_web.py::", "tests/test_memgauge.py::",
+LONG_FIRST = ("tests/test_device.py::", "tests/test_web.py::", "tests/test_web_ring.py::", "tests/test_memgauge.py::",
               "tests/test_fuzz.py::test_ci_run_no_fault", "tests/test_botlab.py::test_ray_arena",
               "tests/test_link_remote.py::test_L4_L5",
               "tests/test_botlab.py::test_pimc_beats_random", "tests/test_nvlog.py::test_power_cut_sweep")

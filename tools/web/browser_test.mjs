@@ -6,7 +6,8 @@
 // PLAN.json: {"scripts": [{"name", "query"}...], "reload": {"first", "then"},
 // "oom": {"query"}, "loads": [query...], "hang": {"query"}, "live": false,
 // "link": {"query", "plies", "keys": [{"UP", "DOWN", "OK": keyboard key}, {...}]}, "linkTabs": {"tabs":
-// [query A, query B], "plies", "keys"}, "linkLayout": {"query", "width"}, "queries": [{"name", "query"}...],
+// [query A, query B], "plies", "keys"}, "rings": [{"out", "query", "consoles" or "tabs", "host", "focus",
+// "probe", "plies", "keys"}...] (see linkPlay), "linkLayout": {"query", "width"}, "queries": [{"name", "query"}...],
 // "chromium": PATH}. Each script runs in a fresh browser context (empty
 // storage) until the page says done; the result has its canvas pixels,
 // status and the page's errors. "loads" (the crash probe, tools/web/probe.py):
@@ -203,6 +204,8 @@ try {
   // same game at ply plan.link.plies
   if (plan.link) await linkPlay(plan.link);
   if (plan.linkTabs) await linkPlay(plan.linkTabs);
+  // 7b. three or four consoles in a ring: in the linked page (consoles=3 or 4), and in tabs
+  for (const spec of plan.rings || []) await linkPlay(spec);
   // 8. bad query values: named on the page, one line each; the firmware never sees them
   if (plan.queries) {
     out.queries = {};
@@ -252,30 +255,58 @@ try {
   out.errors.push(String(e && e.stack || e));
 }
 
-// spec.tabs: [query A, query B], two tabs linked by a BroadcastChannel (cable=a / cable=b) instead
+// Link play until every console sits at the same game at ply spec.plies: two consoles in the linked page
+// (spec.query), or spec.consoles (3 or 4) in its ring; spec.tabs: [query A, query B, ...], the consoles in
+// tabs of their own linked by BroadcastChannels (cable=a, cable=b, ...). Console A hosts (spec.host: the
+// Host screen's [row, button] steps first, as [["players", "RIGHT"], ["start", "OK"]]; none: OK on its first
+// row), the others join and take the offer, and each plays a card when its turn comes. spec.keys[i]: console
+// i's keyboard keys for UP, DOWN, RIGHT, OK; spec.focus: the linked page's ring, whose keyboard plays the
+// console in focus (the digit i+1 first). spec.probe: first, at the menus, each console's two link UARTs
+// opened (pisti.probe) and marked (its letter and the port), and what each heard (res.probe: per console
+// [first's, second's]); spec.drive false: only that. spec.out: the result's name (default "link", or
+// "linkTabs" with spec.tabs).
 async function linkPlay(spec) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const t = Date.now();
-  const tabs = spec.tabs ? [await open(context, spec.tabs[0]), await open(context, spec.tabs[1])] : null;
+  const tabs = spec.tabs ? [] : null;
+  for (const query of spec.tabs || []) tabs.push(await open(context, query));
   const { page, errors } = tabs ? tabs[0] : await open(context, spec.query);
+  const n = tabs ? tabs.length : spec.consoles || 2;
+  const NAMES = "ABCD";
   const res = { errors, trace: [] };
-  out[spec.tabs ? "linkTabs" : "link"] = res;
+  const name = spec.out || (spec.tabs ? "linkTabs" : "link");
+  out[name] = res;
   try {
-    for (const p of tabs ? tabs.map((x) => x.page) : [page]) {
-      await until(p, () => window.pisti && (pisti.state === "running" || pisti.state === "error"), undefined, 120000);
+    for (const p of tabs ? tabs.map((x) => x.page) : [page]) { // (the linked page: each of its consoles)
+      await until(p, () => window.pisti && (pisti.state === "error" || (pisti.link ? pisti.units() : [pisti])
+        .every((u) => u && u.state === "running")), undefined, 180000);
     }
     res.bootSeconds = (Date.now() - t) / 1000;
+    if (spec.probe) { // each console's UARTs marked, then what each heard
+      const each = (fn) => (tabs ? Promise.all(tabs.map((x, i) => x.page.evaluate(fn, [i])))
+        : page.evaluate((f) => Promise.all(pisti.units().map((u, i) => eval(f)([i], u))), fn.toString()));
+      const opened = await each((a, u) => (u || pisti).probe("ABCD"[a[0]]));
+      await page.waitForTimeout(spec.probe.ms || 500);
+      res.probe = await each((a, u) => (u || pisti).probe());
+      res.opened = opened;
+    }
     const statuses = tabs ? () => Promise.all(tabs.map((x) => x.page.evaluate(() => pisti.status())))
       : () => page.evaluate(() => pisti.status());
-    const tap = async (i, button) => { // UP, DOWN, OK (a FeatherWing's A, C, B): console i's keyboard keys
+    let focus = 0;
+    const tap = async (i, button) => { // UP, DOWN, RIGHT, OK (a FeatherWing's A, C, B): console i's keys
       const key = spec.keys[i][button];
       const p = tabs ? tabs[i].page : page;
+      if (spec.focus && focus !== i) { // the ring's keyboard to console i
+        await p.keyboard.press(String(i + 1));
+        focus = await p.evaluate(() => pisti.focus());
+        if (focus !== i) throw new Error("the digit " + (i + 1) + " left the focus on console " + NAMES[focus]);
+      }
       await p.keyboard.down(key);
       await p.waitForTimeout(40);
       await p.keyboard.up(key);
     };
     // a console's next button, as tools/memgauge/gauge.mjs's playLink, or null (wait)
-    const role = ["link_host", "link_join"];
+    let step = 0; // the host's next spec.host step
     const next = (i, st) => {
       if (!st || st.error) return null;
       const move = (key) => {
@@ -285,24 +316,28 @@ async function linkPlay(spec) {
         return at === want ? "OK" : want > at ? "DOWN" : "UP";
       };
       if (st.screen === "menu") return move("link_play");
-      if (st.screen === "link" && st.menu) return move(role[i]);
-      if (st.screen === "host") return "OK"; // the Host screen: offer its game
-      if (st.screen === "confirm") return "OK"; // the guest: the offer
+      if (st.screen === "link" && st.menu) return move(i === 0 ? "link_host" : "link_join");
+      if (st.screen === "host") { // the Host screen: its steps, then offer its game
+        if (!spec.host) return "OK";
+        const [row, button] = spec.host[Math.min(step, spec.host.length - 1)];
+        const go = move(row);
+        return go === "OK" ? button : go;
+      }
+      if (st.screen === "confirm") return "OK"; // a guest: the offer
       if (st.screen === "table" && st.legal && st.legal.length && st.ply < spec.plies) return "OK";
       return null;
     };
-    const seen = [{ screen: null, since: 0 }, { screen: null, since: 0 }];
+    const seen = Array.from({ length: n }, () => ({ screen: null, since: 0 }));
     const deadline = Date.now() + (spec.timeout || 90000);
-    for (;;) {
+    while (spec.drive !== false) {
       for (const p of tabs ? tabs.map((x) => x.page) : [page]) {
         if (await p.evaluate(() => pisti.state === "error" || pisti.state === "hung")) throw new Error("a console stopped");
       }
       const sts = await statuses();
-      const [a, b] = sts;
-      if (a && b && a.screen === "table" && b.screen === "table" && a.ply === b.ply && a.ply >= spec.plies) break;
+      if (sts.every((s) => s && s.screen === "table" && s.ply === sts[0].ply && s.ply >= spec.plies)) break;
       if (Date.now() > deadline) throw new Error("link play did not reach ply " + spec.plies + ": " + JSON.stringify(sts));
       let acted = false;
-      for (const i of [0, 1]) {
+      for (let i = 0; i < n; i++) {
         const st = sts[i];
         if (!st) continue;
         if (st.screen !== seen[i].screen) seen[i] = { screen: st.screen, since: Date.now() };
@@ -311,14 +346,18 @@ async function linkPlay(spec) {
         const button = next(i, st);
         if (!button) continue;
         const before = JSON.stringify(st);
-        res.trace.push("AB"[i] + ":" + st.screen + ":" + button);
+        res.trace.push(NAMES[i] + ":" + st.screen + ":" + button);
         await tap(i, button);
         acted = true;
         // the press seen: the status changes (or a second goes by)
         for (let k = 0; k < 20; k++) {
           await page.waitForTimeout(50);
           const now = (await statuses())[i];
-          if (JSON.stringify(now) !== before) break;
+          if (JSON.stringify(now) !== before) {
+            // a Host screen step done (its row's button, not a move to the row)
+            if (i === 0 && st.screen === "host" && spec.host && button !== "UP" && button !== "DOWN") step++;
+            break;
+          }
         }
       }
       if (!acted) await page.waitForTimeout(100);
@@ -332,15 +371,19 @@ async function linkPlay(spec) {
     const ends = await Promise.all(tabs.map((x) => x.page.evaluate(async (f) => ({ status: await pisti.status(),
       unit: eval(f)(pisti) }), one.toString())));
     res.end = { status: ends.map((e) => e.status), units: ends.map((e) => e.unit) };
-    res.errors = [...tabs[0].errors, ...tabs[1].errors];
+    res.errors = tabs.flatMap((x) => x.errors);
   } else {
     res.end = await page.evaluate(async (f) => ({ state: pisti.state, error: pisti.error, status: await pisti.status(),
-      sent: pisti.sent.slice(), units: pisti.units().map(eval(f)) }), one.toString());
+      sent: pisti.sent.slice(), cables: pisti.cables(), units: pisti.units().map(eval(f)),
+      layout: [...document.querySelectorAll("#linked iframe")].map((x) => {
+        const r = x.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top };
+      }) }), one.toString());
     res.errors = [...errors];
   }
   res.seconds = (Date.now() - t) / 1000;
   await context.close();
-  note(spec.tabs ? "linkTabs" : "link");
+  note(name);
 }
 await browser.close();
 out.seconds = (Date.now() - t0) / 1000;

@@ -15,10 +15,14 @@
 //   link=1                link play: two consoles side by side, each its own VM in its own
 //                         worker, their UARTs joined by a virtual cable in the page (linkMain below);
 //                         profile2=pico|featherwing seed2=N lang2=tr: console B's (default A's)
-// Each linked console is this page again in an iframe (console=a or console=b): its saves under its
-// own key, its keys routed by the linked page (window.parent.pistiLink), its UART's bytes too.
+//   consoles=3|4          with link=1: three or four consoles in a 2x2 grid, wired as a ring (console
+//                         i's first UART to console i+1's second); profile3, seed3, lang3 console C's,
+//                         profile4, seed4, lang4 console D's (default A's; the seed A's plus i)
+// Each linked console is this page again in an iframe (console=a .. console=d): its saves under its
+// own key, its keys routed by the linked page (window.parent.pistiLink), its UARTs' bytes too.
 //   cable=a / cable=b     link play between two tabs (or windows) of this page: each one console, the
 //                         cable a BroadcastChannel between them; each its own saves
+//   cable=a..d&consoles=N a ring of N (3 or 4) tabs: each cable of the ring a BroadcastChannel
 const PICO_HEAP = 171264; // pisti.mjs's: gc.mem_free() at a fresh REPL on the Pico
 
 const T0 = performance.now();
@@ -30,7 +34,7 @@ const q = new URLSearchParams(location.search);
 const notices = [];
 const ignored = new Set(); // the names of the parameters ignored
 const PARAMS = ["profile", "seed", "start", "lang", "rated", "delay", "keys", "cap", "watchdog", "link",
-  "profile2", "seed2", "lang2", "cable"];
+  "consoles", "profile2", "seed2", "lang2", "profile3", "seed3", "lang3", "profile4", "seed4", "lang4", "cable"];
 const HOOKS = ["hang", "console"]; // a test's, and the linked page's for its consoles
 const LEVELS = ["acemi", "kalfa", "usta", "random", "greedy"]; // PISTI_START's (pisti_app/startup.py)
 
@@ -71,12 +75,20 @@ for (const k of new Set(q.keys())) {
     notice(k, q.get(k), "the page has no parameter " + k + " (it takes " + PARAMS.join(", ") + ").");
 }
 const profile = param("profile", ...PROFILE) || "pico";
-// one of the linked page's two consoles (in its iframe), or the linked page itself
-const unit = ["a", "b"].includes(q.get("console")) && window.parent !== window && window.parent.pistiLink
+const IDS = ["a", "b", "c", "d"]; // the linked consoles, A to D
+const NUMBER = { 2: "two", 3: "three", 4: "four" };
+// one of the linked page's consoles (in its iframe), or the linked page itself
+const unit = IDS.includes(q.get("console")) && window.parent !== window && window.parent.pistiLink
   ? q.get("console") : "";
-const linkPage = !!param("link", "1 (two linked consoles)", oneOf("1")) && !unit;
-const cable = param("cable", "a or b (this tab's end of the cable)", oneOf("a", "b"));
-const tab = !unit && !linkPage && cable ? cable : ""; // two tabs
+const linkPage = !!param("link", "1 (linked consoles)", oneOf("1")) && !unit;
+const consolesGiven = param("consoles", "2, 3 or 4 (the linked consoles: 3 or 4 a ring)", whole(2, 4));
+const consoles = consolesGiven || 2;
+const cable = param("cable", IDS.slice(0, consoles).join(", ").replace(/, (?=[^,]*$)/, " or ") +
+  " (this tab's console" + (consoles === 2 ? "; c and d with consoles=3 or 4" : consoles === 3 ? "; d with consoles=4"
+  : "") + ")", oneOf(...IDS.slice(0, consoles)));
+const tab = !unit && !linkPage && cable ? cable : ""; // one of two tabs, or of a ring of tabs
+if (consolesGiven !== null && !linkPage && q.get("cable") === null && !unit)
+  notice("consoles", q.get("consoles"), "consoles is link play's, with link=1 or cable=.");
 const seed = param("seed", ...SEED);
 const start = param("start", "GAME:PLAYERS:LEVELS, as pisti:2:usta, pisti:4:kalfa or yedili:4:usta,kalfa,acemi " +
   "(levels: " + LEVELS.join(", ") + ")", startGame);
@@ -86,22 +98,28 @@ const delay = param("delay", "a whole number of ms from 0 to 10000", whole(0, 10
 const capGiven = param("cap", "a whole number of bytes from 16384 to 1048576 (the Pico's heap is 171264)",
   whole(16384, 1048576));
 const watchdogGiven = param("watchdog", "a whole number of ms from 100 to 86400000", whole(100, 86400000));
-// console B's, with link=1
-const profile2 = param("profile2", ...PROFILE);
-const seed2 = param("seed2", ...SEED);
-const lang2 = param("lang2", ...LANG);
-if (!linkPage && !unit) {
-  for (const k of ["profile2", "seed2", "lang2"]) {
-    if (q.get(k) !== null && !ignored.has(k)) notice(k, q.get(k), k + " is console B's, with link=1.");
+// consoles B's, C's and D's, with link=1 (C's and D's in a ring of three or four)
+const others = [null, null]; // [console] -> {profile, seed, lang}
+for (const i of [2, 3, 4]) {
+  const own = { profile: param("profile" + i, ...PROFILE), seed: param("seed" + i, ...SEED),
+                lang: param("lang" + i, ...LANG) };
+  others.push(own);
+  if (linkPage && !unit && i <= consoles) continue;
+  for (const k of ["profile" + i, "seed" + i, "lang" + i]) {
+    if (q.get(k) !== null && !ignored.has(k)) notice(k, q.get(k), k + " is console " + "ABCD"[i - 1] + "'s, with " +
+      "link=1" + (i === 3 ? " and consoles=3 or 4" : i === 4 ? " and consoles=4" : "") + ".");
   }
 }
 const linkId = unit || tab; // this console's end of a cable, or ""
 const BUTTONS = profile === "pico" ? ["UP", "DOWN", "LEFT", "RIGHT", "A", "B"] : ["A", "B", "C"];
-const KEYMAP = profile === "pico"
-  ? { ArrowUp: "UP", ArrowDown: "DOWN", ArrowLeft: "LEFT", ArrowRight: "RIGHT", z: "A", Z: "A", a: "A",
-      A: "A", Enter: "A", " ": "A", x: "B", X: "B", b: "B", B: "B", Escape: "B", Backspace: "B" }
-  : { ArrowUp: "A", ArrowLeft: "A", ArrowDown: "C", ArrowRight: "C", a: "A", A: "A", c: "C", C: "C",
-      b: "B", B: "B", Enter: "B", " ": "B", Escape: "B", Backspace: "B" };
+// the keyboard of one console, a letter in lower case (keyName)
+const keymapOf = (prof) => (prof === "pico"
+  ? { ArrowUp: "UP", ArrowDown: "DOWN", ArrowLeft: "LEFT", ArrowRight: "RIGHT", z: "A", a: "A", Enter: "A", " ": "A",
+      x: "B", b: "B", Escape: "B", Backspace: "B" }
+  : { ArrowUp: "A", ArrowLeft: "A", ArrowDown: "C", ArrowRight: "C", a: "A", c: "C", b: "B", Enter: "B", " ": "B",
+      Escape: "B", Backspace: "B" });
+const keyName = (key) => (key.length === 1 ? key.toLowerCase() : key);
+const KEYMAP = keymapOf(profile);
 const SCALE = 4;
 const LIT = [232, 246, 255];
 const DARK = [3, 4, 5];
@@ -325,10 +343,18 @@ function onWorker(m, reloaded, steps) {
       if (m.text.startsWith("Out of memory")) fail(m.text, "error", "out of memory: see below");
       else fail(m.text);
       break;
-    case "uart": // link play: what this console's UART sent, to the other one
-      if (unit) window.parent.pistiLink.send(unit, m.hex);
-      else if (tab) tabCable.postMessage({ from: tab, hex: m.hex });
+    case "uart": // link play: what this console's UART on m.port sent, to the console at the cable's other end
+      if (unit) window.parent.pistiLink.send(unit, m.port, m.hex);
+      else if (tab) {
+        const c = tabCables.find((x) => x.port === m.port);
+        if (c) c.channel.postMessage({ from: tab, hex: m.hex }); // (a UART with no cable: the bytes are lost)
+      }
       break;
+    case "reload": // the firmware restarts (supervisor.reload()): a new worker boots into the saved game
+      pisti.reloads = (pisti.reloads || 0) + 1;
+      restart();
+      break;
+    case "probe":
     case "status": {
       const done = statusWaits.get(m.id);
       statusWaits.delete(m.id);
@@ -338,17 +364,39 @@ function onWorker(m, reloaded, steps) {
   }
 }
 
-// Link play: the other console's bytes, for this one's UART (lost while it is not running).
-pisti.uartIn = (hex) => {
-  if (worker && pisti.state === "running") worker.postMessage({ type: "uart", hex });
+// Link play: another console's bytes, for this one's UART on `port` (1 the first cable's, 2 the
+// second's; lost while it is not running).
+pisti.uartIn = (hex, port = 1) => {
+  if (worker && pisti.state === "running") worker.postMessage({ type: "uart", hex, port });
 };
 pisti.press = press;
-// cable=a / cable=b: the other tab's console is at the other end of a BroadcastChannel
-const tabCable = tab ? new BroadcastChannel("pisti.cable") : null;
-if (tabCable) {
-  tabCable.onmessage = (e) => {
-    if (e.data && e.data.from !== tab && typeof e.data.hex === "string") pisti.uartIn(e.data.hex);
+// For tests: both link UARTs opened as the firmware opens a ring's, tag+"1" sent on the first and tag+"2" on
+// the second ("" or the error's text); then, with no tag, what they heard ([first's, second's]), both closed.
+pisti.probe = (tag) => new Promise((done) => {
+  if (!worker) return done(null);
+  const id = Math.random();
+  statusWaits.set(id, done);
+  worker.postMessage({ type: "probe", id, tag });
+});
+// Tabs: each cable this tab's console is plugged into, a BroadcastChannel to the tab at its other end
+// ({channel, port}: this console's UART on it). Two tabs (cable=a, cable=b): one cable between the two
+// first UARTs. A ring of N tabs (consoles=N): cable i from console i's first UART to console i+1's second,
+// so this console's first UART is on cable i and its second on cable i-1.
+const tabCables = [];
+if (tab) {
+  const i = IDS.indexOf(tab);
+  const plug = (name, port) => {
+    const channel = new BroadcastChannel(name);
+    channel.onmessage = (e) => {
+      if (e.data && e.data.from !== tab && typeof e.data.hex === "string") pisti.uartIn(e.data.hex, port);
+    };
+    tabCables.push({ channel, port });
   };
+  if (consoles === 2) plug("pisti.cable", 1);
+  else {
+    plug("pisti.ring" + consoles + "." + i, 1);
+    plug("pisti.ring" + consoles + "." + ((i + consoles - 1) % consoles), 2);
+  }
 }
 
 function restart() {
@@ -420,17 +468,19 @@ function buildPad() {
     b.addEventListener("contextmenu", (e) => e.preventDefault());
     pad.appendChild(b);
   }
-  if (unit) { // the linked page's keys: each console its own (pistiLink.key routes them)
+  if (unit) { // the linked page's keys: each console its own (pistiLink.key routes them); a click here
+    // gives a ring's keyboard to this console
     for (const [type, down] of [["keydown", true], ["keyup", false]])
       window.addEventListener(type, (e) => { if (window.parent.pistiLink.key(e.key, down, e.repeat)) e.preventDefault(); });
+    window.addEventListener("pointerdown", () => window.parent.pistiLink.focus(unit), true);
   } else window.addEventListener("keydown", (e) => {
-    const name = KEYMAP[e.key];
+    const name = KEYMAP[keyName(e.key)];
     if (!name) return;
     e.preventDefault();
     if (!e.repeat) press(name, true);
   });
   if (!unit) window.addEventListener("keyup", (e) => {
-    const name = KEYMAP[e.key];
+    const name = KEYMAP[keyName(e.key)];
     if (name) { e.preventDefault(); press(name, false); }
   });
   window.addEventListener("blur", () => { for (const n of [...held]) press(n, false); });
@@ -445,13 +495,24 @@ function buildPad() {
   const other = $("other");
   other.href = profile === "pico" ? "?profile=featherwing" : "?";
   other.textContent = profile === "pico" ? "FeatherWing 128x32" : "Pico 128x64";
-  if (tab) { // the other end of the cable, in a tab of its own
+  if (tab && consoles === 2) { // the other end of the cable, in a tab of its own
     const there = tab === "a" ? "b" : "a";
     other.href = "?cable=" + there;
     other.target = "_blank";
     other.textContent = "console " + there.toUpperCase() + " (a new tab)";
     $("help").textContent += " Console " + tab.toUpperCase() + " of two tabs linked by a cable (cable=" + tab +
       "; the other: cable=" + there + "): Main menu > Link play, Host on one, Join on the other.";
+  } else if (tab) { // the next console of the ring, in a tab of its own
+    const i = IDS.indexOf(tab);
+    const next = IDS[(i + 1) % consoles];
+    const all = IDS.slice(0, consoles).map((x) => "cable=" + x).join(", ");
+    other.href = "?cable=" + next + "&consoles=" + consoles;
+    other.target = "_blank";
+    other.textContent = "console " + next.toUpperCase() + " (a new tab)";
+    $("help").textContent += " Console " + tab.toUpperCase() + " of a ring of " + NUMBER[consoles] + " tabs (" +
+      all + ", each with consoles=" + consoles + "; its first cable to console " + next.toUpperCase() +
+      ", its second to console " + IDS[(i + consoles - 1) % consoles].toUpperCase() + "): Main menu > Link play, " +
+      "on one Host with Consoles " + consoles + " on the Host screen, Join on the others.";
   }
   $("reset").addEventListener("click", () => {
     if (!confirm("Reset saves? The settings, the rankings and the game kept to Continue are erased " +
@@ -487,13 +548,19 @@ function main() {
   startWorker(false, q.get("keys") ? parseKeys(q.get("keys")) : null);
 }
 
-// --- link play: two consoles side by side, their UARTs joined ---------------------
-// Each console is this page in an iframe (console=a / console=b): its own VM in its own worker,
-// its saves, its screen and buttons. The cable is here: what one console's UART sends (posted by
-// its worker after each tick) goes to the other's worker, which lets it into its UART at the
-// line's rate as its clock runs. The keyboard plays both (the desktop simulator's split, sim.py
-// --link): console A w a s d, F = A, G = B (a FeatherWing A: F G H = A B C); console B the
-// arrows, Enter or L = A, Backspace or K = B (a FeatherWing B: J K L = A B C).
+// --- link play: two consoles side by side, or three or four in a ring, their UARTs joined ---------
+// Each console is this page in an iframe (console=a .. console=d): its own VM in its own worker,
+// its saves, its screen and buttons. The cables are here: what a console's UART sends (posted by
+// its worker after each tick, with its port: 1 the first UART, 2 the second) goes to the worker of
+// the console at that cable's other end, which lets it into its UART on that end's port at the
+// line's rate as its clock runs; a UART with no cable sends into nothing. Two consoles: one cable
+// between the two first UARTs. A ring of three or four (consoles=): cable i from console i's first
+// UART to console i+1's second, the last console's first to console A's second (as sim.py --link
+// --consoles wires them). The keyboard plays both of two (the desktop simulator's split, sim.py
+// --link): console A w a s d, F = A, G = B (a FeatherWing A: F G H = A B C); console B the arrows,
+// Enter or L = A, Backspace or K = B (a FeatherWing B: J K L = A B C). In a ring it plays the
+// console in focus, with the one-console keys (as the simulator's ring): Tab moves the focus on,
+// 1 to 4 pick a console, a click in a console picks it.
 function linkKeymap(prof, index) {
   if (prof === "pico") {
     return index === 0
@@ -514,53 +581,93 @@ function linkHelp(prof, index) {
     : "Console B's keys: J / K / L = A / B / C (a long B goes back).";
 }
 
+function ringHelp(prof, index, n) {
+  return "Console " + IDS[index].toUpperCase() + ": the keyboard plays the console marked ▶ (Tab: the next one, " +
+    "1-" + n + ": pick one, or click it). " + (prof === "pico"
+    ? "Arrows move, Z / Enter / Space = A (OK, play), X / Esc / Backspace = B (back, pause)."
+    : "A / ← / ↑ and C / → / ↓ move, B / Enter / Space select, a long B goes back.");
+}
+
+// The cables of n linked consoles: each [[console, port], [console, port]], its two ends.
+function linkCables(n) {
+  if (n === 2) return [[[0, 1], [1, 1]]];
+  return Array.from({ length: n }, (_, i) => [[i, 1], [(i + 1) % n, 2]]);
+}
+
 function linkMain() {
   if (q.get("keys")) throw new Error("keys= is for one console: the linked page (link=1) runs in real time");
-  const profiles = [profile, profile2 || profile];
-  const keymaps = profiles.map(linkKeymap);
-  document.title = "pisti: two linked consoles";
+  const n = consoles;
+  const ring = n > 2;
+  const profiles = [profile].concat(others.slice(2, n + 1).map((o) => o.profile || profile));
+  const keymaps = profiles.map(ring ? keymapOf : linkKeymap);
+  const named = (i) => "console " + IDS[i].toUpperCase();
+  document.title = ring ? "pisti: a ring of " + NUMBER[n] + " linked consoles" : "pisti: two linked consoles";
   document.body.classList.add("linked");
   $("console").hidden = true;
   const box = document.createElement("main");
   box.id = "linked";
   const row = document.createElement("div");
-  row.className = "pair";
+  row.className = ring ? "grid" : "pair";
   box.appendChild(row);
   const frames = [];
-  for (const [i, id] of [[0, "a"], [1, "b"]]) {
+  const figures = [];
+  const labels = [];
+  for (let i = 0; i < n; i++) {
+    const id = IDS[i];
     const sub = new URLSearchParams();
     for (const [k, v] of q) { // the values that passed (each console's page checks them again)
-      if (!["link", "profile", "profile2", "seed2", "lang2", "console"].includes(k) && !ignored.has(k) &&
-          (PARAMS.includes(k) || HOOKS.includes(k))) sub.set(k, v);
+      if (!["link", "consoles", "profile", "console", "cable"].includes(k) &&
+          !/^(profile|seed|lang)[234]$/.test(k) && !ignored.has(k) && (PARAMS.includes(k) || HOOKS.includes(k)))
+        sub.set(k, v);
     }
     sub.set("console", id);
     if (profiles[i] !== "pico") sub.set("profile", profiles[i]);
-    if (i === 1 && seed2 !== null) sub.set("seed", String(seed2));
-    if (i === 1 && lang2 !== null) sub.set("lang", lang2);
+    const own = others[i + 1] || {};
+    if (i > 0 && own.seed !== null && own.seed !== undefined) sub.set("seed", String(own.seed));
+    else if (i > 0 && ring && seed !== null) sub.set("seed", String(seed + i <= 1e15 - 1 ? seed + i : seed - i));
+    if (i > 0 && own.lang) sub.set("lang", own.lang);
     const fig = document.createElement("figure");
     const label = document.createElement("figcaption");
-    label.textContent = "Console " + id.toUpperCase() + ": " + (profiles[i] === "pico" ? "128x64, six buttons"
-      : "FeatherWing 128x32, three buttons");
     const f = document.createElement("iframe");
-    f.title = "console " + id.toUpperCase();
+    f.title = named(i);
     f.src = "?" + sub.toString();
     fig.append(label, f);
     row.appendChild(fig);
     frames.push(f);
+    figures.push(fig);
+    labels.push(label);
   }
-  const cable = document.createElement("p");
-  cable.id = "cable";
+  const cableLine = document.createElement("p");
+  cableLine.id = "cable";
   const back = document.createElement("p");
   back.innerHTML = '<a href="?">one console</a>';
-  box.append(cable, back);
+  box.append(cableLine, back);
 
   const units = () => frames.map((f) => (f.contentWindow && f.contentWindow.pisti) || null);
-  const sent = [0, 0]; // bytes each console's UART sent (A's, B's)
+  const cables = linkCables(n).map((ends) => ({ ends, bytes: [0, 0] })); // bytes each way: from end 0, end 1
+  const sent = profiles.map(() => 0); // bytes each console's UARTs sent (A's, B's, ...)
+  let focus = 0; // a ring's console the keyboard plays
+  const setFocus = (i) => {
+    focus = i;
+    for (let k = 0; k < n; k++) {
+      figures[k].classList.toggle("focus", ring && k === focus);
+      labels[k].textContent = (ring && k === focus ? "▶ " : "") + "Console " + IDS[k].toUpperCase() + ": " +
+        (profiles[k] === "pico" ? "128x64, six buttons" : "FeatherWing 128x32, three buttons");
+    }
+  };
+  setFocus(0);
   const held = new Map(); // keyboard key -> [console, button]
   const route = (key, down, repeat) => {
-    const k = key.length === 1 ? key.toLowerCase() : key;
+    const k = keyName(key);
     let hit = held.get(k);
-    if (!hit) {
+    if (!hit && ring) {
+      const digit = /^[1-4]$/.test(k) ? Number(k) : 0;
+      if (k === "Tab" || (digit && digit <= n)) {
+        if (down && !repeat) setFocus(k === "Tab" ? (focus + 1) % n : digit - 1);
+        return true;
+      }
+      if (keymaps[focus][k]) hit = [focus, keymaps[focus][k]];
+    } else if (!hit) {
       for (const i of [0, 1]) if (keymaps[i][k]) hit = [i, keymaps[i][k]];
     }
     if (!hit) return false;
@@ -571,14 +678,23 @@ function linkMain() {
     return true;
   };
   window.pistiLink = {
-    send(from, hex) {
-      const i = from === "a" ? 0 : 1;
-      sent[i] += hex.length / 2;
-      const u = units()[1 - i];
-      if (u && u.uartIn) u.uartIn(hex);
+    send(from, port, hex) {
+      const i = IDS.indexOf(from);
+      const size = hex.length / 2;
+      sent[i] += size;
+      for (const c of cables) {
+        const e = c.ends.findIndex(([who, p]) => who === i && p === port);
+        if (e < 0) continue;
+        c.bytes[e] += size;
+        const [to, toPort] = c.ends[1 - e];
+        const u = units()[to];
+        if (u && u.uartIn) u.uartIn(hex, toPort);
+      }
     },
     key: route,
-    help: (id) => linkHelp(profiles[id === "a" ? 0 : 1], id === "a" ? 0 : 1),
+    focus: (id) => { if (ring) setFocus(IDS.indexOf(id)); },
+    help: (id) => (ring ? ringHelp(profiles[IDS.indexOf(id)], IDS.indexOf(id), n)
+      : linkHelp(profiles[id === "a" ? 0 : 1], id === "a" ? 0 : 1)),
   };
   document.body.appendChild(box); // (the consoles load now: pistiLink is there for them)
   window.addEventListener("keydown", (e) => { if (route(e.key, true, e.repeat)) e.preventDefault(); });
@@ -586,12 +702,16 @@ function linkMain() {
   window.addEventListener("blur", () => {
     for (const k of [...held.keys()]) route(k, false, false);
   });
-  // For tests: each console's pisti (its state, status(), ...), the cable's counts.
+  // For tests: each console's pisti (its state, status(), ...), the cables' counts, the focus.
   pisti.link = true;
+  pisti.consoles = n;
   pisti.units = units;
   pisti.sent = sent;
+  pisti.cables = () => cables.map((c) => ({ ends: c.ends.map(([i, p]) => IDS[i].toUpperCase() + p),
+                                            bytes: c.bytes.slice() }));
+  pisti.focus = () => focus;
   pisti.status = async () => Promise.all(units().map((u) => (u ? u.status() : null)));
-  setState("running", "two linked consoles");
+  setState("running", ring ? "a ring of " + NUMBER[n] + " linked consoles" : "two linked consoles");
   setInterval(() => {
     for (const f of frames) { // each iframe as tall as its page
       const d = f.contentDocument;
@@ -605,8 +725,16 @@ function linkMain() {
     const bad = us.find((u) => u && u.error);
     pisti.state = bad ? "error" : states.every((x) => x === "running") ? "running" : states.join("/");
     pisti.error = bad ? bad.error : "";
-    cable.textContent = "link cable: " + sent[0].toLocaleString("en") + " B A→B, " +
-      sent[1].toLocaleString("en") + " B B→A";
+    if (!ring) {
+      cableLine.textContent = "link cable: " + sent[0].toLocaleString("en") + " B A→B, " +
+        sent[1].toLocaleString("en") + " B B→A";
+    } else {
+      cableLine.textContent = "link cables: " + cables.map((c) => {
+        const [a, b] = c.ends.map(([i]) => IDS[i].toUpperCase());
+        return a + "→" + b + " " + c.bytes[0].toLocaleString("en") + " B, " + b + "→" + a + " " +
+          c.bytes[1].toLocaleString("en") + " B";
+      }).join("; ");
+    }
   }, 250);
 }
 try {

@@ -156,7 +156,8 @@ export class Console {
     // in the VM), and a snapshot must not be restored under new ones
     const f = {};
     for (const k of ["setup", "boot", "start", "step", "notice", "error", "press", "status", "mem", "free", "load",
-                     "collect", "record", "taken", "forget", "ballast", "uart_in", "uart_out"]) f[k] = d[k];
+                     "collect", "record", "taken", "forget", "ballast", "uart_in", "uart_out", "probe_open",
+                     "probe_read"]) f[k] = d[k];
     f.setup(!!this.o.seeded, "/web/entropy.bin", this.width, this.height, this.o.profile === "featherwing");
     // the stand-ins of C modules cost no heap on the board: loaded now, counted from here
     for (const m of this.o.config.standins) {
@@ -225,8 +226,10 @@ export class Console {
 
   run(op) {
     const f = this.f;
-    if (op[0] === "uart_in") return [f.uart_in(op[1]), []];
+    if (op[0] === "uart_in") return [f.uart_in(op[1], op[2]), []];
     if (op[0] === "uart_out") return [f.uart_out(), []];
+    if (op[0] === "probe_open") return [f.probe_open(op[1]), []];
+    if (op[0] === "probe_read") return [f.probe_read(), []];
     const r = op[0] === "boot" ? f.boot(op[1]) : op[0] === "step" ? f.step(op[1])
       : op[0] === "start" ? f.start() : f.press(op[1], op[2]);
     if (r !== -2) {
@@ -301,21 +304,40 @@ export class Console {
     this.log.push(["press", k, down]);
   }
 
-  // Link play (?link=1): bytes from the other console's UART into this one's
-  // (a hex string), and what this one sent since the last call (hex, "" for
-  // none). Logged as the presses are: a tick taken back and run again replays
-  // them (what was sent then is sent again in the replay, and dropped).
-  uartIn(hex) {
+  // Link play (?link=1, ?cable=): bytes from another console into this one's
+  // UART on `port` (1 the first cable's, 2 the second's; a hex string), and
+  // what this one's UARTs sent since the last call ([first's hex, second's
+  // hex], "" for none). Logged as the presses are: a tick taken back and run
+  // again replays them (what was sent then is sent again in the replay, and
+  // dropped).
+  uartIn(hex, port) {
     if (!this.f || !hex) return;
-    this.f.uart_in(hex);
-    this.log.push(["uart_in", hex]);
+    this.f.uart_in(hex, port);
+    this.log.push(["uart_in", hex, port]);
   }
 
   uartOut() {
-    if (!this.f) return "";
+    if (!this.f) return ["", ""];
     const hex = this.f.uart_out();
     this.log.push(["uart_out"]);
-    return hex || "";
+    if (!hex) return ["", ""];
+    const [a, b] = hex.split(",");
+    return [a, b];
+  }
+
+  // A test hook: both link UARTs opened as the firmware opens a ring's, `tag`+"1" sent on the
+  // first and `tag`+"2" on the second ("" or the error's text); then what they heard, as
+  // [first's text, second's text], both closed (web_drive.probe_open, probe_read).
+  probeOpen(tag) {
+    const r = this.f.probe_open(tag);
+    this.log.push(["probe_open", tag]);
+    return r;
+  }
+
+  probeRead() {
+    const r = this.f.probe_read();
+    this.log.push(["probe_read"]);
+    return r ? r.split(",") : ["", ""];
   }
 
   status() {

@@ -34,6 +34,8 @@ def setup(seeded, entropy, width, height, feather=False):
         import web_random
         sys.modules["random"] = web_random
     web_screen.prepare(width, height)
+    import web_busio  # (over the heap gauge's busio stand-in)
+    sys.modules["busio"] = web_busio  # the two link cables told apart by their pins
     import web_gc
     sys.modules["gc"] = web_gc  # gc.mem_free() as the board reports it
     with open(entropy, "rb") as f:
@@ -69,6 +71,8 @@ def boot(reloaded=False):
             supervisor.runtime.run_reason = supervisor.RunReason.SUPERVISOR_RELOAD
         import pisti_app
         pisti_app.run = _run
+        from pisti_app import util
+        util.restarts = _restarts
         with open("/code.py") as f:
             src = f.read()
         exec(compile(src, "code.py", "exec"), {"__name__": "__main__", "__file__": "/code.py"})
@@ -147,21 +151,44 @@ def _free(a, b):
     app.stack.append(_pending)  # (what shows until the game's screen comes)
 
 
+# the linked games' starts: two consoles' (pisti_app.link.linkmenu), a ring's (pisti_app.link.ringmenu)
+_LINKED = ("start_link_game", "start_ring_game")
+
+
 def _start(go, pending):
     global _strict
-    # The linked game's start (see _run) holds the link's modules too: in one call its imports'
+    # A linked game's start (see _run) holds the link's modules too: in one call its imports'
     # compile garbage does not fit the Pico's heap here (nothing is freed during a call, where the
     # board's collector frees it as it goes), and a VM at its cap can loop inside WebAssembly
     # instead of raising MemoryError. So each module it would import first stops the call as a
     # MemoryError would: the page takes the call back and runs it again with the modules
     # imported first, one call each (pisti.mjs, Console.call), until none is new.
-    _strict = getattr(go[0], "__name__", None) == "start_link_game"
+    # A linked game resumed (Continue, or the boot after a restart) is such a start too.
+    name = getattr(go[0], "__name__", None)
+    kept = app.kept
+    _strict = name in _LINKED or name == "continue_game" and kept is not None and kept.linked
     try:
         go[0](*go[1])
     finally:
         _strict = False
     if pending is not None and pending.note is not None:
         app.screen.say(pending.note[0], pending.note[1])
+
+
+# pisti_app.link.ringmenu's set-ups: a ring's Host (its ports, RingLock, RingPlay and the link's
+# menus in the tick that leaves the Host screen) and Join (both ports and the listener)
+_SET_UP = ("host", "listen")
+
+
+def _strictly(fn, args):
+    # ``fn(*args)`` with each firmware module it would import first stopping the tick as a
+    # MemoryError would (see _start): all of them in one call does not fit the Pico's heap here
+    global _strict
+    _strict = True
+    try:
+        fn(*args)
+    finally:
+        _strict = False
 
 
 def _run():
@@ -177,16 +204,33 @@ def _run():
     real_later = App.later
 
     def later(self, fn, *args):
-        # link play: the linked game (pisti_app.link.linkmenu.start_link_game, at the end of a tick)
-        # also starts in a call of its own, once the menus are freed (as start_game's)
+        # link play: a linked game (_LINKED, at the end of a tick) also starts in a call of its
+        # own, once the menus are freed (as start_game's); a ring's Host and any Join (_SET_UP)
+        # import the link's modules one call each first (_strictly)
         global _go
-        if getattr(fn, "__name__", None) == "start_link_game":
+        name = getattr(fn, "__name__", None)
+        if name in _LINKED:
             _go = (fn, args)
+        elif name in _SET_UP and getattr(sys.modules.get("pisti_app.link.ringmenu"), name, None) is fn:
+            real_later(self, _strictly, fn, args)
         else:
             real_later(self, fn, *args)
 
     App.later = later
     pisti_app.boot(pisti_app._reloaded())
+
+
+def _restarts():
+    # pisti_app.util.restarts here: True while the link in play is a ring's (RingPlay). The board
+    # restarts (supervisor.reload()) into every link game it starts, for a fresh heap: the page does it
+    # for a ring's, whose table does not fit beside the ring's set-up at the Pico's heap in this VM (step
+    # returns bit 4; the page boots a new VM on the saves, reloaded). A two-console link game plays in
+    # place, and so does the main menu after any link game.
+    import pisti_app
+    a = pisti_app.current
+    p = a.play if a is not None else None
+    link = p.link if p is not None else None
+    return link is not None and type(link).__name__ == "RingPlay"
 
 
 def _frame(r):
@@ -203,7 +247,8 @@ def step(ms):
     """``ms`` of time, then one App.tick(), or the game the last tick asked
     for (the menus' Start or Continue) in a call of its own, once that
     tick's garbage is collected. Returns bits: 1 a new frame in
-    /frame.bin, 2 app.idle(); -2 out of memory (the app is dropped: call
+    /frame.bin, 2 app.idle(), 4 the app asks for a restart (a ring game's
+    start: _restarts); -2 out of memory (the app is dropped: call
     notice() next), -3 an exception (its traceback in ``error()``), -4
     microcontroller.reset()."""
     supervisor.advance(ms)
@@ -223,6 +268,8 @@ def _guard(fn, a, b):
         r = _frame(0)
         if app.idle():
             r |= 2
+        if app.restart:
+            r |= 4
     except MemoryError as e:
         # as pisti_app.run(): what the notice needs, the rest of the app goes
         hw = app.hw
@@ -230,8 +277,7 @@ def _guard(fn, a, b):
         app.stack = []
         app.play = None
         app = _d.app = None
-        import pisti_app
-        pisti_app.current = None
+        sys.modules["pisti_app"].current = None  # (no import: the import hook's list may not grow now)
         gc.collect()  # runs on the way back to JS
         return -2
     except BaseException as e:
@@ -293,16 +339,65 @@ def error():
     return _d.error
 
 
-def uart_in(hexed):
-    """Link play (?link=1): bytes from the other console's VM (hex) reach
-    this one's busio.UART (the heap gauge's stand-in: its receive buffer, a
-    full one drops the rest as on the board)."""
-    _d.uart_in(hexed)
+def uart_in(hexed, link):
+    """Link play (?link=1, ?cable=): bytes from another console's VM (hex)
+    reach this one's busio.UART on ``link`` (1 the first cable's, 2 the
+    second's: web_busio; its receive buffer, a full one drops the rest as on
+    the board)."""
+    import binascii
+    import busio
+    busio.arrive(binascii.unhexlify(hexed), link)
+    gc.collect()  # runs on the way back to JS
 
 
 def uart_out():
-    """Link play: what this console's UART sent since the last call (hex)."""
-    return _d.uart_out()
+    """Link play: what this console's UARTs sent since the last call, as
+    ``FIRST,SECOND`` (hex each, either may be empty), or "" for nothing."""
+    import binascii
+    import busio
+    a = busio.sent(1)
+    b = busio.sent(2)
+    gc.collect()
+    if not a and not b:
+        return ""
+    return binascii.hexlify(a).decode() + "," + binascii.hexlify(b).decode()
+
+
+_probe = None  # probe_open's two UARTs until probe_read
+
+
+def probe_open(tag):
+    """A test hook (the page's pisti.probe): both link UARTs opened as the firmware opens a
+    ring's (pisti_app.link.linkport.open_ring: the pins from settings.toml), ``tag`` + "1" written
+    on the first and ``tag`` + "2" on the second. Returns "" (or the error's text)."""
+    global _probe
+    from pisti_app.link.linkport import open_ring
+    from pisti_app.util import forget
+    try:
+        ports = open_ring()
+    except BaseException as e:
+        return "%s: %s" % (type(e).__name__, e)
+    finally:
+        forget("pisti_app.link.linkport")
+    _probe = ports
+    ports[0].write((tag + "1").encode())
+    ports[1].write((tag + "2").encode())
+    return ""
+
+
+def probe_read():
+    """What probe_open's UARTs heard since, ``FIRST,SECOND`` (text), both then closed."""
+    global _probe
+    ports = _probe
+    _probe = None
+    if ports is None:
+        return ""
+    out = []
+    for p in ports:
+        b = p.read(p.in_waiting) if p.in_waiting else None
+        out.append(b.decode() if b else "")
+        p.deinit()
+    return ",".join(out)
 
 
 def press(k, down):

@@ -8,20 +8,26 @@
 //
 // From the page: {type: "start", base, heapsize, cap, exact, profile,
 // overrides, nvm, seeded, reloaded, keys, hang, link}, {type: "press", key, down},
-// {type: "status", id}, {type: "uart", hex} (link play: bytes from the other
-// console). To the page: "resize" (gc.mem_free() was not the cap: start
+// {type: "status", id}, {type: "uart", hex, port} (link play: bytes from
+// another console for this one's UART on port 1, the first cable's, or 2,
+// the second's), {type: "probe", id, tag} (a test hook: both link UARTs
+// opened, tag+"1" and tag+"2" sent), {type: "probe", id} (what they heard;
+// closed). To the page: "resize" (gc.mem_free() was not the cap: start
 // again with this bigger heapsize), "loaded" (the VM is up), "booted", "frame", "lines", "nvm",
 // "heap", "beat" (still ticking), "oom" (the firmware's notice is on the
 // screen; its OK key), "error", "done" (a key script has settled), "status",
-// "uart" (link play: {hex}, what this console's UART sent in a tick).
+// "uart" (link play: {hex, port}, what this console's UART on that port sent in a tick),
+// "probe" ({id, value}), "reload" (the app asked for a restart, as a ring game's start does on the
+// board: this worker stops; the page boots a new one on the saves, reloaded).
 import { Console, loadFiles } from "./pisti.mjs";
 
 let con = null;
 let stopped = false;
-// Link play (?link=1): the cable's bytes from the other console (the page relays them), each
-// let into this console's UART at the line's rate (10 bits a byte at PISTI_LINK_BAUD) as its
-// clock runs; what this one's UART sent goes to the page after each tick.
-let link = null; // {queue: [hex, ...], baud, carry}
+// Link play (?link=1, ?cable=): the cables' bytes from the other consoles (the page relays them),
+// each let into this console's UART on its port (1 the first cable's, 2 the second's) at the line's
+// rate (10 bits a byte at PISTI_LINK_BAUD), each cable its own line, as its clock runs; what this
+// one's UARTs sent goes to the page after each tick, port by port.
+let link = null; // {baud, lines: [null, first, second]}, each line {queue: [hex, ...], carry}
 const post = (m, transfer) => postMessage(m, transfer || []);
 
 function sendFrame() {
@@ -63,8 +69,15 @@ function runRealtime() {
     const ms = Math.floor(carry);
     carry -= ms;
     if (link) linkIn(ms);
-    if (!handle(con.step(ms))) return;
+    const r = con.step(ms);
+    if (!handle(r)) return;
     if (link) linkOut();
+    if (r & 4) { // the app asks for a restart (supervisor.reload() on the board): the page starts a new worker
+      stopped = true;
+      sendHeap();
+      post({ type: "reload" });
+      return;
+    }
     con.ticks++;
     if (con.ticks % 20 === 0) sendHeap();
     if (t - beat >= 100) {
@@ -77,29 +90,32 @@ function runRealtime() {
 }
 
 function linkIn(ms) {
-  if (!link.queue.length) {
-    link.carry = 0;
-    return;
+  for (const port of [1, 2]) {
+    const line = link.lines[port];
+    if (!line.queue.length) {
+      line.carry = 0;
+      continue;
+    }
+    line.carry += (ms * link.baud) / 10000;
+    let room = Math.floor(line.carry);
+    if (room < 1) continue;
+    line.carry -= room;
+    let hex = "";
+    while (room > 0 && line.queue.length) {
+      const head = line.queue[0];
+      const take = Math.min(room, head.length / 2);
+      hex += head.slice(0, take * 2);
+      room -= take;
+      if (take * 2 === head.length) line.queue.shift();
+      else line.queue[0] = head.slice(take * 2);
+    }
+    con.uartIn(hex, port);
   }
-  link.carry += (ms * link.baud) / 10000;
-  let room = Math.floor(link.carry);
-  if (room < 1) return;
-  link.carry -= room;
-  let hex = "";
-  while (room > 0 && link.queue.length) {
-    const head = link.queue[0];
-    const take = Math.min(room, head.length / 2);
-    hex += head.slice(0, take * 2);
-    room -= take;
-    if (take * 2 === head.length) link.queue.shift();
-    else link.queue[0] = head.slice(take * 2);
-  }
-  con.uartIn(hex);
 }
 
 function linkOut() {
-  const hex = con.uartOut();
-  if (hex) post({ type: "uart", hex });
+  const sent = con.uartOut();
+  for (const port of [1, 2]) if (sent[port - 1]) post({ type: "uart", hex: sent[port - 1], port });
 }
 
 // --- a key script on a virtual clock: tools/simlib/headless.py's ScriptDriver,
@@ -200,7 +216,8 @@ async function start(m) {
   if (m.link) {
     const board = files.find(([p]) => p === "/web/boards/" + m.profile + ".toml");
     const baud = /^PISTI_LINK_BAUD\s*=\s*(\d+)/m.exec(new TextDecoder().decode(board[1]));
-    link = { queue: [], baud: Number(m.overrides.PISTI_LINK_BAUD || (baud ? baud[1] : 115200)), carry: 0 };
+    link = { baud: Number(m.overrides.PISTI_LINK_BAUD || (baud ? baud[1] : 115200)),
+             lines: [null, { queue: [], carry: 0 }, { queue: [], carry: 0 }] };
   }
   // the build's heapsize for the cap, or a bigger one the page found needed for this build
   let heapsize = con.heapsizeFor(m.cap);
@@ -227,7 +244,11 @@ onmessage = (e) => {
     if (m.type === "start") start(m).catch((err) => post({ type: "error", text: String(err && err.stack || err) }));
     else if (m.type === "uart") {
       // (before the boot, or after the console stopped, nothing listens: the bytes are lost)
-      if (link && con && con.f && !stopped) link.queue.push(m.hex);
+      if (link && con && con.f && !stopped && (m.port === 1 || m.port === 2)) link.lines[m.port].queue.push(m.hex);
+    } else if (m.type === "probe") { // (a test's, at a menu: the VM is between ticks here)
+      let value = null;
+      if (con && con.f && !stopped) value = m.tag !== undefined ? con.probeOpen(m.tag) : con.probeRead();
+      post({ type: "probe", id: m.id, value });
     } else if (m.type === "press") {
       if (con && con.f && !stopped) con.press(m.key, m.down);
     } else if (m.type === "status") {
