@@ -117,12 +117,13 @@ def _link_plans(host_rows):
     return host, guest
 
 
-def _ring_plans(n, host_rows, play, match=False):
+def _ring_plans(n, host_rows, play, match=False, rows_above=4):
     """The plans of ``n`` consoles in a ring: the host sets up New game
     (``host_rows``, then B), opens Link play > Host, sets Consoles to
-    ``n`` and offers the table (A); the others go to Link play > Join and
-    join the table they are shown; all play by ``play`` until the first
-    hand's end, or with ``match`` the match's (A at each hand's end)."""
+    ``n`` (``rows_above`` it: game, mode, players and, in Pişti, target)
+    and offers the table (A); the others go to Link play > Join and join
+    the table they are shown; all play by ``play`` until the first hand's
+    end, or with ``match`` the match's (A at each hand's end)."""
     end = [{"screen": "hand_end", "keys": ["A"], "delay": 800}, {"screen": "match_end", "stop": True}] if match \
         else [{"screen": "hand_end", "stop": True}]
     table = {"screen": "table", "repeat": play, "step": 250, "delay": 250}
@@ -130,7 +131,8 @@ def _ring_plans(n, host_rows, play, match=False):
             {"screen": "new_game", "keys": host_rows + ["B"], "step": 300},
             {"screen": "menu", "count": 2, "keys": ["DOWN"] * 5 + ["A"], "step": 300},
             {"screen": "link", "count": 1, "keys": ["A"]},
-            {"screen": "host", "count": 1, "keys": ["DOWN"] * 4 + ["RIGHT"] * (n - 2) + ["DOWN", "A"], "step": 300},
+            {"screen": "host", "count": 1, "keys": ["DOWN"] * rows_above + ["RIGHT"] * (n - 2) + ["DOWN", "A"],
+             "step": 300},
             table] + end
     guest = [{"screen": "menu", "count": 1, "keys": ["DOWN"] * 5 + ["A"], "delay": _FIRST, "step": 300},
              {"screen": "link", "count": 1, "keys": ["DOWN", "A"]},
@@ -171,10 +173,11 @@ SCENARIOS = {
                               until=3600000, plans=_ring_plans(4, PISTI4, ["A"], True), ring=True,
                               cut=(60000, 20000), ci=False, wall=40000),
     "ring_yedili4": dict(title="ring: Pis Yedili 4p, four people (.py)", image="pico_seed1", until=600000,
-                         plans=_ring_plans(4, YEDILI4, ["A", "RIGHT"]), ring=True, ci=False, wall=6000),
+                         plans=_ring_plans(4, YEDILI4, ["A", "RIGHT"], rows_above=3), ring=True, ci=False,
+                         wall=6000, timed=True),
     "ring_yedili3": dict(title="ring: Pis Yedili 3p, three people (.py)", image="pico_seed1", until=600000,
-                         plans=_ring_plans(3, ["RIGHT", "DOWN", "DOWN", "RIGHT"], ["A", "RIGHT"]), ring=True,
-                         ci=False, wall=6000),
+                         plans=_ring_plans(3, ["RIGHT", "DOWN", "DOWN", "RIGHT"], ["A", "RIGHT"], rows_above=3),
+                         ring=True, ci=False, wall=6000, timed=True),
 }
 CI = [n for n, sc in SCENARIOS.items() if sc.get("ci", True)]  # what the test command runs
 
