@@ -11,6 +11,7 @@ imports in a small heap; :mod:`pisti_core.ringproto` names them too.
 """
 
 from pisti_core.linkchan import const
+from pisti_core.linkrec import b16, u16
 
 ALL = const(255)  # the destination of a message for every console
 
@@ -41,3 +42,63 @@ DEAL_REPEAT_MS = const(12000)  # L-14: a deal not complete in this long: the com
 JOINED = "joined"  # a guest that joined, waiting for the other people to join
 LEFT = "left"  # this console's person left the table (T-4, L-16)
 PHASES = ("connect", "offered", "setup", "joined", "deal", "play", "resync", "over", "failed", "declined", "left")
+
+
+# -- the host's table (L-12) -------------------------------------------------------
+class RingSetup:
+    """The host's table: ``RingSetup(game, players, target, rated, people,
+    levels, timer)``. ``people[seat]`` is the console id (1..254) of the
+    person at ``seat`` in the host's numbering, 0 for a bot; the host's own
+    person sits at seat 0. ``levels[seat]`` names each bot's level, None for
+    a person. ValueError for a table that cannot be played."""
+
+    def __init__(self, game, players, target, rated, people, levels, timer=60):
+        from pisti_core.match import Match
+        m = Match(game, players, target, 0)
+        if len(people) != players or len(levels) != players:
+            raise ValueError("one console id and one level per seat: %d seats" % players)
+        ids = [c for c in people if c]
+        if not people[0] or len(ids) < 2 or len(set(ids)) != len(ids):
+            raise ValueError("the host sits at seat 0 with at least one other console, each once: %r" % (people,))
+        for s in range(players):
+            if not 0 <= people[s] < ALL:
+                raise ValueError("a console id is 1..254, not %r" % (people[s],))
+            if (levels[s] is None) != (people[s] != 0):
+                raise ValueError("seat %d: a person has no level, a bot has one" % s)
+        if not 30 <= timer <= 300:
+            raise ValueError("the move timer is 30 to 300 seconds (T-3), not %r" % (timer,))
+        self.game = game
+        self.players = players
+        self.target = m.target
+        self.rated = bool(rated)
+        self.people = tuple(people)
+        self.levels = tuple(levels)
+        self.timer = timer
+
+    def seat_of(self, cid):
+        """The seat (host's numbering) of console ``cid``'s person, -1 if it
+        has none."""
+        for s in range(self.players):
+            if self.people[s] == cid:
+                return s
+        return -1
+
+    def consoles(self):
+        """The ids of the seated consoles, in seat order."""
+        return [c for c in self.people if c]
+
+
+# -- the status (L-13, L-16) ----------------------------------------------------------
+def status(pos, phase, left, table_tag, joined):
+    """A quiet console's status: ``pos`` as in :func:`hello` (or None),
+    ``phase`` (a :data:`PHASES` name), ``left`` the mask of the seats whose
+    people left (host's numbering), the tag of its table (0: none), and 1 if
+    it joined that table."""
+    hd, step, dg = pos or (0, 0, 0)
+    return (b16(hd) + b16(step) + b16(dg >> 16) + b16(dg & 0xFFFF)
+            + bytes((PHASES.index(phase), left, joined)) + b16(table_tag))
+
+
+def parse_status(p):
+    """``(pos, phase, left, tag, joined)`` of a :func:`status`."""
+    return ((u16(p, 0), u16(p, 2), u16(p, 4) << 16 | u16(p, 6)), PHASES[p[8]], p[9], u16(p, 11), p[10])

@@ -42,6 +42,12 @@ def _rx():
     return ringrx
 
 
+def _setup():
+    """The hellos, the table and the joins, imported when needed."""
+    from pisti_core import ringsetup
+    return ringsetup
+
+
 def _deal():
     """The deal and the records."""
     from pisti_core import ringdeal
@@ -73,7 +79,7 @@ class RingLock:
         self.was = 0  # the ring id this console had before it drew again (L-11)
         from pisti_core.ringproto import stamp
         self.stamp = stamp(self.key)  # L-11: who this console is, across its boots
-        self.net = Ring(ports, self.me, _rx().hello_bytes(self, None), now, ses, (r[2], r[3]), STATUS)
+        self.net = Ring(ports, self.me, _setup().hello_bytes(self, None), now, ses, (r[2], r[3]), STATUS)
         self.now = now
         self.phase = PHASES[0]
         self.error = None  # a LinkError once FAILED
@@ -114,7 +120,7 @@ class RingLock:
         self.garbled = 0  # messages dropped because they did not parse
         self.notices = []  # what the screens should say: 'joined', 'dealt', 'resync', 'left', ...
         if not quiet:  # (a console resuming a game says hello once it holds it)
-            _rx().hello(self)
+            _setup().hello(self)
 
     # -- state ---------------------------------------------------------------------
     def position(self):
@@ -167,11 +173,11 @@ class RingLock:
     # -- what the driver says ------------------------------------------------------------
     def offer(self, setup, rejoin=False):
         """Host: offer the table (L-12) to the consoles it seats."""
-        _rx().offer(self, setup, rejoin)
+        _setup().offer(self, setup, rejoin)
 
     def answer(self, join):
         """A seated guest: join the table offered, or decline it."""
-        _rx().answer(self, join)
+        _setup().answer(self, join)
 
     def leave(self, why="exit"):
         """This console's person leaves the table (T-4, L-16)."""
@@ -331,6 +337,6 @@ class RingLock:
         game was on) and ``saved``, its :func:`pisti_core.linkrec.record`
         (None before the first deal)."""
         lk = cls(ports, role, firmware, now, me, key, levels, urandom, last_ses, True)
-        _rx().resume(lk, setup, saved)
+        _setup().resume(lk, setup, saved)
         return lk
 

@@ -35,7 +35,8 @@ from pisti_core.linkchan import const
 from pisti_core.linkrec import LinkError, b16, u16
 from pisti_core.ringdefs import (ACTION, ALL, CATCHUP_MS, COMMIT, DEAL_REPEAT_MS, GONE_MS, JOIN, JOINED,  # noqa: F401
                                  LEAVE, LEFT, LOST_MS, MAX_CONSOLES, NEED, OFFER, PHASES, RECORD, RESYNC_MS, REVEAL,
-                                 RING_HELLO, RING_PROTOCOL, STATUS, STATUS_MS)  # (re-exported: R.ACTION ...)
+                                 RING_HELLO, RING_PROTOCOL, STATUS, STATUS_MS,
+                                 RingSetup, parse_status, status)  # (re-exported: R.ACTION, R.RingSetup ...)
 
 _MAGIC = b"PS"
 _FW_AT = const(21)
@@ -95,50 +96,6 @@ def parse_hello(p):
     return p[3], firmware, bytes(p[4:12]), p[at], pos, bytes(p[at + 1:at + 5]), p[at + 5]
 
 
-# -- the host's table (L-12) -------------------------------------------------------
-class RingSetup:
-    """The host's table: ``RingSetup(game, players, target, rated, people,
-    levels, timer)``. ``people[seat]`` is the console id (1..254) of the
-    person at ``seat`` in the host's numbering, 0 for a bot; the host's own
-    person sits at seat 0. ``levels[seat]`` names each bot's level, None for
-    a person. ValueError for a table that cannot be played."""
-
-    def __init__(self, game, players, target, rated, people, levels, timer=60):
-        from pisti_core.match import Match
-        m = Match(game, players, target, 0)
-        if len(people) != players or len(levels) != players:
-            raise ValueError("one console id and one level per seat: %d seats" % players)
-        ids = [c for c in people if c]
-        if not people[0] or len(ids) < 2 or len(set(ids)) != len(ids):
-            raise ValueError("the host sits at seat 0 with at least one other console, each once: %r" % (people,))
-        for s in range(players):
-            if not 0 <= people[s] < ALL:
-                raise ValueError("a console id is 1..254, not %r" % (people[s],))
-            if (levels[s] is None) != (people[s] != 0):
-                raise ValueError("seat %d: a person has no level, a bot has one" % s)
-        if not 30 <= timer <= 300:
-            raise ValueError("the move timer is 30 to 300 seconds (T-3), not %r" % (timer,))
-        self.game = game
-        self.players = players
-        self.target = m.target
-        self.rated = bool(rated)
-        self.people = tuple(people)
-        self.levels = tuple(levels)
-        self.timer = timer
-
-    def seat_of(self, cid):
-        """The seat (host's numbering) of console ``cid``'s person, -1 if it
-        has none."""
-        for s in range(self.players):
-            if self.people[s] == cid:
-                return s
-        return -1
-
-    def consoles(self):
-        """The ids of the seated consoles, in seat order."""
-        return [c for c in self.people if c]
-
-
 def offer_bytes(setup, level_names):
     """The table as bytes (:func:`parse_offer` reads it back)."""
     t = setup.target
@@ -165,22 +122,6 @@ def parse_offer(p, level_names):
 def tag(offer):
     """The table's tag (CRC-16 of its offer bytes): statuses and joins name it."""
     return crc16(offer) or 1
-
-
-# -- the status (L-13, L-16) ----------------------------------------------------------
-def status(pos, phase, left, table_tag, joined):
-    """A quiet console's status: ``pos`` as in :func:`hello` (or None),
-    ``phase`` (a :data:`PHASES` name), ``left`` the mask of the seats whose
-    people left (host's numbering), the tag of its table (0: none), and 1 if
-    it joined that table."""
-    hd, step, dg = pos or (0, 0, 0)
-    return (b16(hd) + b16(step) + b16(dg >> 16) + b16(dg & 0xFFFF)
-            + bytes((PHASES.index(phase), left, joined)) + b16(table_tag))
-
-
-def parse_status(p):
-    """``(pos, phase, left, tag, joined)`` of a :func:`status`."""
-    return ((u16(p, 0), u16(p, 2), u16(p, 4) << 16 | u16(p, 6)), PHASES[p[8]], p[9], u16(p, 11), p[10])
 
 
 # -- the deal (L-14) -------------------------------------------------------------------

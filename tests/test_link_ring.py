@@ -335,8 +335,8 @@ def test_L11_a_two_console_link_on_a_ring_cable_is_refused_on_both_and_nothing_c
 def test_L11_two_hosts_are_refused():
     clock, cables, locks = ring_of(3)
     locks[2].role = linkrec.HOST
-    from pisti_core import ringrx
-    ringrx.hello(locks[2])
+    from pisti_core import ringsetup
+    ringsetup.hello(locks[2])
     run(clock, locks, lambda: any(lk.phase == linkrec.FAILED for lk in locks), 5000)
     assert locks[0].phase == linkrec.FAILED and locks[0].error.key == "role"
 
@@ -460,13 +460,10 @@ def test_L14_bytes_that_do_not_match_their_commitment_end_the_game():
         real(lk)
     ringdeal.reveal, saved = lie, real
     try:
-        from pisti_core import ringrx
-        ringrx.reveal = lie
         locks[0].offer(table(locks, "yedili", 3))
         run(clock, locks, lambda: locks[0].phase == linkrec.FAILED, 30000)
     finally:
         ringdeal.reveal = saved
-        ringrx.reveal = saved
     assert locks[0].phase == linkrec.FAILED and locks[0].error.key == "deal" and locks[0].match is None
 
 

@@ -24,7 +24,8 @@ from pisti_app.link.remote import LinkPlay
 from pisti_app.util import forget
 
 
-_BETWEEN = ("ringdeal", "linkproto")  # pisti_core's code between the hands, unloaded during one on the board
+_BETWEEN = ("ringdeal", "linkproto", "ringsetup", "ringproto")  # pisti_core's code between the hands: unloaded
+                                                                   # during one on the board
 
 
 class RingLink(RingLock):
@@ -61,9 +62,11 @@ class RingLink(RingLock):
             from pisti_core import ringdeal
             ringdeal.deal_phase(self)
         n = RingLock.poll(self, now)
-        if self.phase == G.PLAY and not self.deal_due and "pisti_core.ringdeal" in sys.modules:
+        if self.phase == G.PLAY and not self.deal_due and self.match.hand is not None:
+            mods = sys.modules
             for name in _BETWEEN:
-                forget("pisti_core." + name)  # (a no-op on the desktop: pisti_app.util.KEEP)
+                if "pisti_core." + name in mods:
+                    forget("pisti_core." + name)  # (a no-op on the desktop: pisti_app.util.KEEP)
         return n
 
     def left_ms(self, now):
