@@ -143,6 +143,9 @@ def _ring_plans(n, host_rows, play, match=False, rows_above=4):
 
 PISTI4 = ["DOWN", "DOWN", "RIGHT"]  # New game: Pişti, four players
 YEDILI4 = ["RIGHT", "DOWN", "DOWN", "RIGHT", "RIGHT"]  # New game: Pis Yedili, four players
+# A Pis Yedili person of a ring: a card (A, the next one), now and then a draw (UP, A, DOWN: Y-5 allows it with
+# a card to play; after it A on the row passes): every person plays on whatever the hand deals them.
+YEDILI_PLAY = ["A", "RIGHT", "A", "RIGHT", "A", "RIGHT", "UP", "A", "A", "DOWN"]
 
 # name: what it plays. image (IMAGES), plan (or plans: host and guest, two
 # consoles wired UART to UART), until (emulated ms at most), cut (the cable dead
@@ -173,10 +176,10 @@ SCENARIOS = {
                               until=3600000, plans=_ring_plans(4, PISTI4, ["A"], True), ring=True,
                               cut=(60000, 20000), ci=False, wall=40000),
     "ring_yedili4": dict(title="ring: Pis Yedili 4p, four people (.py)", image="pico_seed1", until=600000,
-                         plans=_ring_plans(4, YEDILI4, ["A", "RIGHT"], rows_above=3), ring=True, ci=False,
+                         plans=_ring_plans(4, YEDILI4, YEDILI_PLAY, rows_above=3), ring=True, ci=False,
                          wall=6000, timed=True),
     "ring_yedili3": dict(title="ring: Pis Yedili 3p, three people (.py)", image="pico_seed1", until=600000,
-                         plans=_ring_plans(3, ["RIGHT", "DOWN", "DOWN", "RIGHT"], ["A", "RIGHT"], rows_above=3),
+                         plans=_ring_plans(3, ["RIGHT", "DOWN", "DOWN", "RIGHT"], YEDILI_PLAY, rows_above=3),
                          ring=True, ci=False, wall=6000, timed=True),
 }
 CI = [n for n, sc in SCENARIOS.items() if sc.get("ci", True)]  # what the test command runs
