@@ -4,9 +4,10 @@
 `pisti_app.link`
 ================
 
-Link play over the cable between consoles (RULES.md L-1 .. L-10): the UART
-(linkport), the set-up from the main menu (linkmenu), the link during a game,
-its remote seat (remote), its rare turns (linkends) and the link opened again
-after a boot (relink). Each is loaded only for link play and forgotten after
-it.
+Link play over the cables between consoles (RULES.md L-1 .. L-17): the
+UARTs (linkport), the set-up from the main menu (linkmenu; a ring's, and
+the Join that listens on both cables, ringmenu), the link during a game,
+its remote seat (remote; a ring's, ringplay), its rare turns (linkends)
+and the link opened again after a boot (relink). Each is loaded only for
+link play and forgotten after it.
 """
