@@ -408,3 +408,16 @@ def test_L12_a_guest_that_declines_changes_nothing_and_the_host_says_so(device):
     d.press("A")
     st = d.app.status()
     assert st["screen"] == "menu" and d.app.link is None and not st["saved"], st
+
+
+def test_L14_each_next_deal_waits_for_the_person_and_the_hands_go_on_alike(device):
+    """Three hands of a Pişti 4p of four people: each next deal once this
+    console's person has left the hand's breakdown (L-14's bytes go out
+    then), every console holding the same totals after each."""
+    d = device(PISTI_SEED=11)
+    ring = Ring(d, 4, True)
+    _sat(ring, d, game="pisti", players=4, consoles=4, rated=False)
+    for k in (1, 2, 3):
+        st = _play(ring, until=lambda st, k=k: d.app.session.hands_done >= k and st["screen"] == "table")
+        assert d.app.session.hands_done == k and d.app.link.lock.hands_done == k, st
+        _alike(ring, d.app.session)
