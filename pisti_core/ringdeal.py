@@ -130,7 +130,7 @@ def on_record(lk, o, p):
     box[3][at:at + len(chunk)] = chunk
     box[4][at // _CHUNK] = 1
     lk.resync_at = lk.now  # a record coming: the wait for it starts again
-    if 0 in box[4]:
+    if b"\x00" in box[4]:  # (a chunk still missing; MicroPython has no int in bytearray)
         return
     lk.inbox = None
     data = bytes(box[3])

@@ -25,6 +25,13 @@ pytestmark = pytest.mark.usefixtures("quick_gc")
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
 
 
+@pytest.fixture(autouse=True)
+def seeded_urandom(monkeypatch):
+    """The app's ring chance (PISTI_SEED mixed into os.urandom) repeats: each test runs one ring."""
+    rng = random.Random(5)
+    monkeypatch.setattr("os.urandom", lambda n: bytes(rng.randrange(256) for _ in range(n)))
+
+
 class Ring:
     """The app's console at index 0 of a ring of ``n``, the others RingLocks
     in ``role`` (the app's the other role when it hosts, else guests and

@@ -62,7 +62,8 @@ class RingLink(RingLock):
             from pisti_core import ringdeal
             ringdeal.deal_phase(self)
         n = RingLock.poll(self, now)
-        if self.phase == G.PLAY and not self.deal_due and self.match.hand is not None:
+        h = self.match.hand if self.phase == G.PLAY and not self.deal_due else None
+        if h is not None and h.actions:  # (once a play is made: the hellos of a boot into the game are answered)
             mods = sys.modules
             for name in _BETWEEN:
                 if "pisti_core." + name in mods:
