@@ -62,8 +62,7 @@ class RingLink(RingLock):
             from pisti_core import ringdeal
             ringdeal.deal_phase(self)
         n = RingLock.poll(self, now)
-        h = self.match.hand if self.phase == G.PLAY and not self.deal_due else None
-        if h is not None and h.actions:  # (once a play is made: the hellos of a boot into the game are answered)
+        if self.phase == G.PLAY and not self.deal_due and self.match.hand is not None:
             mods = sys.modules
             for name in _BETWEEN:
                 if "pisti_core." + name in mods:
