@@ -229,10 +229,12 @@ def join(app, uart=None):
     _lock(app, uart, P.GUEST, None)  # it answers the offer: link.lock.answer(True)
 
 
-def start_link_game(app):
-    """Both joined, the first hand dealt by the link (L-3): sit down."""
+def start_link_game(app, link_info=None):
+    """Both joined (every person, in a ring), the first hand dealt by the link
+    (L-3, L-14): sit down, each console numbering the seats from its own
+    person; ``link_info`` what the save keeps of the link (default the
+    two-console link's, :func:`pisti_app.link.remote.link_info`)."""
     from pisti_app.match import begin as P
-    from pisti_app.link import remote
     from pisti_app.match.session import GameSession
     from pisti_core.match import Match
     p = app.play
@@ -245,7 +247,7 @@ def start_link_game(app):
         levels.append(None if seat == 0 else (lv if lv in ("acemi", "kalfa", "usta") else "acemi"))
     base = lk.hands_done
     acts = lk.match.hand.actions
-    if base or acts:  # a seat taken in a game under way: the link's record (L-9)
+    if base or acts:  # a seat taken in a game under way: the link's record (L-9, L-17)
         from pisti_core.linkproto import load
         from pisti_core.linkrec import record
         m = load(record(lk.match, base, lk.rot), lk.rot)[0]
@@ -255,7 +257,9 @@ def start_link_game(app):
     P.replace_kept(app)  # (the menus asked first; its T-4 result is ranked before this game is numbered)
     sess = GameSession(m, levels, s.rated, P.number(app, s.rated), base)
     sess.linked = True
-    sess.link_info = remote.link_info(lk)  # saved with the game: a power cut is not leaving (L-9)
+    if link_info is None:
+        from pisti_app.link.remote import link_info
+    sess.link_info = link_info(lk)  # saved with the game: a power cut is not leaving (L-9, L-17)
     if util.restarts():
         # On the board: saved, then a restart into it, as after a power cut (L-9; the screen
         # stays until run() restarts). The table gets a fresh heap in one piece, without the

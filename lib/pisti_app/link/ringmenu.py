@@ -300,47 +300,10 @@ def _answer(app, yes):
 
 
 def start_ring_game(app):
-    """Every person joined, the first hand dealt (L-14): sit down, each
-    console numbering the seats from its own person."""
-    from pisti_app.match import begin as P
+    """Every person joined, the first hand dealt (L-14): sit down
+    (:func:`pisti_app.link.linkmenu.start_link_game`, the ring saved as
+    :func:`pisti_app.link.ringplay.ring_info`)."""
     from pisti_app.link.ringplay import ring_info
-    from pisti_app.match.session import GameSession
-    from pisti_core.match import Match
-    p = app.play
-    link = p.link
-    lk = link.lock
-    s = lk.setup
-    levels = []
-    for seat in range(s.players):
-        lv = s.levels[(seat + lk.rot) % s.players]
-        levels.append(None if seat == 0 else (lv if lv in ("acemi", "kalfa", "usta") else "acemi"))
-    base = lk.hands_done
-    acts = lk.match.hand.actions
-    if base or acts:  # a seat taken again in a game under way: the ring's record (L-17)
-        from pisti_core.linkproto import load
-        from pisti_core.linkrec import record
-        m = load(record(lk.match, base, lk.rot), lk.rot)[0]
-    else:
-        m = Match(s.game, s.players, s.target, lk.match.first_dealer)
-        m.deal(link.deck(0))
-    P.replace_kept(app)
-    sess = GameSession(m, levels, s.rated, P.number(app, s.rated), base)
-    sess.linked = True
-    sess.link_info = ring_info(lk)  # saved with the game: a power cut is not leaving (L-17)
-    from pisti_app import util
-    if util.restarts():  # on the board: saved, then a restart into it (a fresh heap, as linkmenu's)
-        app.saves.start(sess)
-        if acts:
-            app.saves.add(acts)
-        app.restart = True
-        return
-    app.release()
-    app.drop_menus()
-    if s.game == "yedili":
-        from pisti_app.screens import yedili_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
-    else:
-        from pisti_app.screens import pisti_table  # noqa: F401 (compiled now, while the heap is in the fewest pieces)
-    from pisti_app.match import stats  # noqa: F401 (compiled now and kept: see pisti_app.match.ends.keeps_stats)
-    P.sit(app, sess, False, link)
     from pisti_app.util import forget
-    forget("pisti_app.link.ringmenu", "pisti_app.link.linkmenu", "pisti_app.match.begin")
+    linkmenu.start_link_game(app, ring_info)
+    forget("pisti_app.link.ringmenu")  # (the game needs none of it)
