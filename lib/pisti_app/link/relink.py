@@ -14,7 +14,7 @@ this only.
 """
 
 from pisti_app.texts import strings
-from pisti_app.util import forget, release
+from pisti_app.util import forget, release, restarts
 
 FIRMWARE = "pisti"
 LEVELS = ("acemi", "kalfa", "usta", "random", "greedy")
@@ -84,7 +84,6 @@ def resume(app, session, uart=None):
     if ring:
         from pisti_app.link.ringplay import RingLink, RingPlay, ring_urandom
         link = RingPlay(resume_ring(RingLink, uart, session, FIRMWARE, app.now, LEVELS, ring_urandom(app)))
-        from pisti_app.util import restarts
         if restarts():  # (the board: every console boots into the game at once; the neighbours' hellos first)
             greet(link.lock)
         return link
@@ -104,12 +103,12 @@ def greet(lk, clock=None, pause=None, lean=None):
     off or unplugged: the table then says so); ``clock`` gives ms
     (``supervisor.ticks_ms``), ``pause`` waits a moment between looks (5 ms
     on the board, none on the desktop, whose clock may be virtual). A
-    ring (L-17) waits for both neighbours' hellos, and sheds nothing."""
+    ring's lock (:class:`pisti_app.link.ringplay.RingLink`) reads the same:
+    its ``sessions`` are both neighbours' hellos (L-17)."""
     import sys
     from pisti_core import linkrec as G
     from pisti_core.linkchan import ticks_diff
     board = sys.implementation.name != "cpython"
-    ring = not hasattr(lk, "sessions")
     if clock is None:
         import supervisor
         clock = supervisor.ticks_ms
@@ -119,14 +118,11 @@ def greet(lk, clock=None, pause=None, lean=None):
     start = clock()
     for _ in range(400):
         now = clock()
-        heard = all(c is None or c.peer >= 0 for c in lk.net.chans) if ring else lk.sessions
-        if heard or lk.phase == G.FAILED or ticks_diff(now, start) >= 2000:
+        if lk.sessions or lk.phase == G.FAILED or ticks_diff(now, start) >= 2000:
             break
         lk.poll(now)
         if pause is not None:
             pause(0.005)
-    if ring:
-        return
     lk.lean = board if lean is None else lean
     if lk.lean and (lk.phase == G.PLAY or lk.phase == G.OVER):
         lk.shed()

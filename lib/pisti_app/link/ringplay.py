@@ -31,8 +31,9 @@ _BETWEEN = ("ringdeal", "linkproto", "ringsetup", "ringproto")  # pisti_core's c
 class RingLink(RingLock):
     """The ring's :class:`pisti_core.ringgame.RingLock` as
     :class:`pisti_app.link.remote.LinkPlay` reads a two-console link's
-    lock: ``chan.idle()`` (everything sent taken) and ``left_ms(now)``
-    (the least of L-16's three minutes left to a lost console). Its next
+    lock: ``chan.idle()`` (everything sent taken), ``left_ms(now)`` (the
+    least of L-16's three minutes left to a lost console), ``sessions``
+    (the neighbours heard since this boot) and ``shed()``. Its next
     deal waits while ``hold_deal`` (the app: its person has not asked for
     the next hand, L-14's bytes go out then), and on the board the code
     between the hands is unloaded during one."""
@@ -43,6 +44,18 @@ class RingLink(RingLock):
     @property
     def chan(self):
         return self.net
+
+    @property
+    def sessions(self):
+        """True once both neighbours' cables are heard since this boot (L-17)."""
+        return all(c is None or c.peer >= 0 for c in self.net.chans)
+
+    def shed(self):
+        """Unload the code between hands (imported again when next needed)."""
+        mods = sys.modules
+        for name in _BETWEEN:
+            if "pisti_core." + name in mods:
+                forget("pisti_core." + name)  # (a no-op on the desktop: pisti_app.util.KEEP)
 
     def after_action(self):
         m = self.match
@@ -63,10 +76,7 @@ class RingLink(RingLock):
             ringdeal.deal_phase(self)
         n = RingLock.poll(self, now)
         if self.phase == G.PLAY and not self.deal_due and self.match.hand is not None:
-            mods = sys.modules
-            for name in _BETWEEN:
-                if "pisti_core." + name in mods:
-                    forget("pisti_core." + name)  # (a no-op on the desktop: pisti_app.util.KEEP)
+            self.shed()
         return n
 
     def left_ms(self, now):

@@ -150,4 +150,3 @@ def rank(app, s, outcome):
     r.stamp = s.number
     app.saves.write_ranking(r)
     app.records.drop_rankings()
-
