@@ -21,6 +21,7 @@ import io
 import json
 import os
 import random
+import sys
 
 import pytest
 
@@ -155,7 +156,8 @@ def test_a_yedili_4p_link_match_within_the_match_cap_on_each_console(link_gauge)
         peaks, MATCH_MAX, _table(res))
 
 
-def test_the_uart_stand_in_is_sized_like_circuitpythons():
+def test_the_uart_stand_in_is_sized_like_circuitpythons(monkeypatch):
+    monkeypatch.setitem(sys.modules, "board", _standin("board"))  # (the gauge's Pico: its pins are their names)
     b = _standin("busio")
     u = b.UART("GP0", "GP1", baudrate=115200, timeout=0, receiver_buffer_size=256)
     assert len(u._buf) == 256 and u.in_waiting == 0 and u.read(10) is None
@@ -165,6 +167,36 @@ def test_the_uart_stand_in_is_sized_like_circuitpythons():
     u.write(b"abc")
     u.write(b"de")
     assert b.sent() == b"abcde" and b.sent() == b""
+
+
+def test_the_uart_stand_in_tells_the_two_links_apart_by_their_pins(monkeypatch):
+    """A UART is the first link's on PISTI_LINK_TX/RX, the second's on
+    PISTI_LINK2_TX/RX (the settings, else the Pico's GP0/GP1 and GP8/GP9),
+    else no link's; each link's bytes arrive and leave on its own UART, and
+    a link with no cable (the second, until a ring plugs both) hears nothing
+    and sends nowhere."""
+    monkeypatch.setitem(sys.modules, "board", _standin("board"))
+    for key in ("PISTI_LINK_TX", "PISTI_LINK_RX", "PISTI_LINK2_TX", "PISTI_LINK2_RX"):
+        monkeypatch.delenv(key, raising=False)
+    b = _standin("busio")
+    first = b.UART("GP0", "GP1", timeout=0, receiver_buffer_size=64)
+    second = b.UART("GP8", "GP9", timeout=0, receiver_buffer_size=64)
+    other = b.UART("GP20", "GP21", timeout=0, receiver_buffer_size=64)
+    assert (first.link, second.link, other.link) == (b.FIRST, b.SECOND, 0)
+    assert b.arrive(b"two", b.SECOND) == 0 and second.in_waiting == 0  # no cable on the second yet
+    second.write(b"lost")
+    other.write(b"nowhere")
+    assert b.sent(b.SECOND) == b"" and b.sent(b.FIRST) == b""
+    b.cables(1, 1)  # a ring: both plugged
+    assert b.arrive(b"one", b.FIRST) == 3 and b.arrive(b"two", b.SECOND) == 3
+    assert first.read(8) == b"one" and second.read(8) == b"two" and other.in_waiting == 0
+    first.write(b"a")
+    second.write(b"b")
+    assert b.sent(b.FIRST) == b"a" and b.sent(b.SECOND) == b"b"
+    second.deinit()
+    assert b.arrive(b"gone", b.SECOND) == 0  # no UART open there: lost, as on a line nobody listens to
+    monkeypatch.setenv("PISTI_LINK2_TX", "GP4")  # the settings move the second link's TX
+    assert b.UART("GP4", "GP5").link == b.SECOND and b.UART("GP8", "GP3").link == 0
 
 
 def test_the_cap_is_real(gauge):
