@@ -101,7 +101,10 @@ CALIBRATE = ("adafruit_ticks", "adafruit_displayio_ssd1306",
              "pisti_core.bots.yedili_heur", "pisti_app.screens.results", "pisti_app.screens.results_yedili",
              # link play's, in the order a link game loads them
              "pisti_core.linkframe", "pisti_core.linkchan", "pisti_core.linkrec", "pisti_core.linkgame",
-             "pisti_core.linkproto", "pisti_core.linkrx", "pisti_app.link.remote")
+             "pisti_core.linkproto", "pisti_core.linkrx", "pisti_app.link.remote",
+             # a ring's, in the order a ring game loads them
+             "pisti_core.ringdefs", "pisti_core.ringnet", "pisti_core.ringgame", "pisti_core.ringproto",
+             "pisti_core.ringrx", "pisti_core.ringdeal", "pisti_core.ringview", "pisti_app.link.ringplay")
 
 
 def site_packages():
