@@ -659,6 +659,7 @@ async function linkMain() {
       // (the console that stopped first, not the others it stopped)
       if (!r.ok && (res.ok || (res.kind === "peer" && r.kind !== "peer"))) Object.assign(res, { ok: false,
         kind: r.kind, error: role + ": " + r.error, phase: r.phase, screen: r.screen });
+      if (!r.ok && r.kind !== "peer") entry.error = role + ": " + r.kind + ": " + r.error; // (this mode's own)
       if (r.heap_total_start) { res.heap_total_start = r.heap_total_start; res.heap_total_end = r.heap_total_end; }
     });
     res.modes[m] = entry;
