@@ -4,10 +4,11 @@
 ``tools/memgauge.py``: the whole app (code.py, lib/, pisti_core/, assets/,
 the device libraries as .mpy) in MicroPython's WebAssembly VM, played by
 its buttons through every mode against Usta, a rated match cut by a power
-cut and resumed, a language switch, the demo that plays itself.
+cut and resumed, a language switch, the demo that plays itself; link play
+of two consoles, and of three or four in a ring, a VM a console.
 
-* at most MENU_MAX live at the main menu, at most MATCH_MAX anywhere in a match
-  (the board's figures set them: below);
+* at most MENU_MAX live at the main menu, at most MATCH_MAX anywhere in a match,
+  on each console of a linked one too (the board's figures set them: below);
 * every mode completes a match;
 * the same run with the heap capped at the Pico's 171,264 B (growth refused)
   neither raises MemoryError nor stops answering.
@@ -21,6 +22,7 @@ import io
 import json
 import os
 import random
+import sys
 
 import pytest
 
@@ -155,7 +157,65 @@ def test_a_yedili_4p_link_match_within_the_match_cap_on_each_console(link_gauge)
         peaks, MATCH_MAX, _table(res))
 
 
-def test_the_uart_stand_in_is_sized_like_circuitpythons():
+@pytest.fixture(scope="module")
+def ring_gauge(tree):
+    """Link play of three and four consoles in a ring (a VM each, console
+    i's first UART joined to console i+1's second): Pişti 4p of four people,
+    Pis Yedili 3p of three and 4p of four, the host hosting and the guests
+    joining by their buttons, each person playing its seat to the match end."""
+    return memgauge.run_node(tree, modes=list(memgauge.RING_MODES), stall=60.0, timeout=900.0)
+
+
+def _ring_roles(mode):
+    return ["host"] + ["guest%d" % k for k in range(1, memgauge.RING_CONSOLES[mode])]
+
+
+@pytest.mark.parametrize("mode", memgauge.RING_MODES)
+def test_L11_L14_a_ring_match_completes_on_every_console(ring_gauge, mode):
+    """Every console sat down to the same game (the host's, as its person
+    set it up) and played the one match to its end: each console's totals
+    are the host's seen from its own seat. Each restarts into the ring game
+    and back to the main menu after it, as on the board."""
+    res = ring_gauge
+    m = (res.get("modes") or {}).get(mode) or {}
+    assert m and not m.get("error"), "%s: %s\n%s" % (mode, m.get("error") or res.get("error"), _table(res))
+    roles = _ring_roles(mode)
+    line = memgauge.summary(res, [mode])
+    assert set(line["modes"][mode]) == {"peak", "matches"} | set(roles), line["modes"][mode]
+    notes = " | ".join(e.get("text", "") for e in res["events"] if e.get("ev") == "note")
+    host = m["host"]["totals"]
+    for role in roles:
+        assert "%s at the %s table" % (role, mode) in notes, notes
+        for where in ("%s/link" % mode, "%s/match_end" % mode):
+            assert "%s restarts (%s)" % (role, where) in notes, notes
+        c = m[role]
+        assert c["matches"] == 1 and c["game"] == mode[len("ring_"):], (role, c)
+        k = len(host)
+        assert host and any(c["totals"] == host[i:] + host[:i] for i in range(k)), (role, c["totals"], host)
+    assert m["peak"] == max(m[role]["peak"] for role in roles) > 0, m
+
+
+# The ring's tables read above the match budget on the gauge: a ring console holds the ring's
+# lock, net and view (pisti_core.ringgame, ringnet, ringdefs, ringview, pisti_app.link.ringplay)
+# and two cables' channels where a two-console link holds linkgame and one. Strict: once the
+# ring fits, this passes, and the mark goes.
+@pytest.mark.xfail(strict=True, reason="a ring console holds more than the match budget at its table")
+@pytest.mark.parametrize("mode", memgauge.RING_MODES)
+def test_a_ring_match_within_the_match_cap_on_each_console(ring_gauge, mode):
+    """Every console of a ring match within MATCH_MAX, as each console of a
+    two-console link match: the game budget is the board's for any game
+    screen, and the board has no ring figures of its own yet (devicetest's
+    ring scenarios run by name only, four emulated Picos)."""
+    res = ring_gauge
+    m = (res.get("modes") or {}).get(mode) or {}
+    peaks = {role: (m.get(role) or {}).get("peak", 0) for role in _ring_roles(mode)}
+    assert all(peaks.values()), "not measured: %s: %s" % (res.get("kind"), res.get("error"))
+    assert max(peaks.values()) <= MATCH_MAX, "%s B live in a %s ring match (budget %d)\n%s" % (
+        peaks, mode, MATCH_MAX, _table(res))
+
+
+def test_the_uart_stand_in_is_sized_like_circuitpythons(monkeypatch):
+    monkeypatch.setitem(sys.modules, "board", _standin("board"))  # (the gauge's Pico: its pins are their names)
     b = _standin("busio")
     u = b.UART("GP0", "GP1", baudrate=115200, timeout=0, receiver_buffer_size=256)
     assert len(u._buf) == 256 and u.in_waiting == 0 and u.read(10) is None
@@ -165,6 +225,36 @@ def test_the_uart_stand_in_is_sized_like_circuitpythons():
     u.write(b"abc")
     u.write(b"de")
     assert b.sent() == b"abcde" and b.sent() == b""
+
+
+def test_the_uart_stand_in_tells_the_two_links_apart_by_their_pins(monkeypatch):
+    """A UART is the first link's on PISTI_LINK_TX/RX, the second's on
+    PISTI_LINK2_TX/RX (the settings, else the Pico's GP0/GP1 and GP8/GP9),
+    else no link's; each link's bytes arrive and leave on its own UART, and
+    a link with no cable (the second, until a ring plugs both) hears nothing
+    and sends nowhere."""
+    monkeypatch.setitem(sys.modules, "board", _standin("board"))
+    for key in ("PISTI_LINK_TX", "PISTI_LINK_RX", "PISTI_LINK2_TX", "PISTI_LINK2_RX"):
+        monkeypatch.delenv(key, raising=False)
+    b = _standin("busio")
+    first = b.UART("GP0", "GP1", timeout=0, receiver_buffer_size=64)
+    second = b.UART("GP8", "GP9", timeout=0, receiver_buffer_size=64)
+    other = b.UART("GP20", "GP21", timeout=0, receiver_buffer_size=64)
+    assert (first.link, second.link, other.link) == (b.FIRST, b.SECOND, 0)
+    assert b.arrive(b"two", b.SECOND) == 0 and second.in_waiting == 0  # no cable on the second yet
+    second.write(b"lost")
+    other.write(b"nowhere")
+    assert b.sent(b.SECOND) == b"" and b.sent(b.FIRST) == b""
+    b.cables(1, 1)  # a ring: both plugged
+    assert b.arrive(b"one", b.FIRST) == 3 and b.arrive(b"two", b.SECOND) == 3
+    assert first.read(8) == b"one" and second.read(8) == b"two" and other.in_waiting == 0
+    first.write(b"a")
+    second.write(b"b")
+    assert b.sent(b.FIRST) == b"a" and b.sent(b.SECOND) == b"b"
+    second.deinit()
+    assert b.arrive(b"gone", b.SECOND) == 0  # no UART open there: lost, as on a line nobody listens to
+    monkeypatch.setenv("PISTI_LINK2_TX", "GP4")  # the settings move the second link's TX
+    assert b.UART("GP4", "GP5").link == b.SECOND and b.UART("GP8", "GP3").link == 0
 
 
 def test_the_cap_is_real(gauge):

@@ -30,8 +30,12 @@ Link modes (``link_pisti2``, ``link_yedili4``) run two consoles joined by a
 link cable, each in a VM of its own (a Node worker each, their UARTs' bytes
 and ticks in step through shared memory): the host sets up the game and
 hosts, the guest joins, both play to the match end; ``modes.<link mode>``
-has ``host`` and ``guest`` (each console's ``peak`` and ``matches``), its
-``peak`` the larger and ``matches`` the fewer. They run after the other
+has ``host`` and ``guest`` (each console's ``peak``, ``matches``, the
+``game`` it sat down to and its match's ``totals``), its ``peak`` the larger
+and ``matches`` the fewer. Ring modes (``ring_pisti4``, ``ring_yedili3``,
+``ring_yedili4``) do the same with three or four consoles in a ring (console
+i's first UART to console i+1's second), one person at each seat:
+``host``, ``guest1``, ``guest2``, ``guest3``. They run after the other
 modes, without the import split of a capped run. A console restarts where
 the board does (into the link game, and into the main menu after it): a
 new VM on the same nvm bytes (tools/memgauge/README.md).
@@ -70,6 +74,12 @@ MODES = ("pisti2", "pisti4", "yedili2", "yedili3", "yedili4")
 # and its 256 B receive buffer, as CircuitPython's); the host sets up the game
 # and hosts, the guest joins; each plays its seat by its buttons to the match end.
 LINK_MODES = ("link_pisti2", "link_yedili4")
+# Link play of three or four consoles in a ring (RULES.md L-11 .. L-17): a VM
+# each, console i's first UART joined to console i+1's second; the host sets
+# up the game and hosts for that many consoles, each guest joins; every
+# console's person plays its seat to the match end.
+RING_CONSOLES = {"ring_pisti4": 4, "ring_yedili3": 3, "ring_yedili4": 4}  # each console's person at a seat
+RING_MODES = tuple(RING_CONSOLES)
 DEVICE_HEAP = 171264  # gc.mem_free() at a fresh REPL on the Pico (DEVICE.md)
 LIBRARIES = ("adafruit_display_text", "adafruit_bitmap_font", "adafruit_displayio_ssd1306.py",
              "adafruit_ticks.py")
@@ -91,7 +101,10 @@ CALIBRATE = ("adafruit_ticks", "adafruit_displayio_ssd1306",
              "pisti_core.bots.yedili_heur", "pisti_app.screens.results", "pisti_app.screens.results_yedili",
              # link play's, in the order a link game loads them
              "pisti_core.linkframe", "pisti_core.linkchan", "pisti_core.linkrec", "pisti_core.linkgame",
-             "pisti_core.linkproto", "pisti_core.linkrx", "pisti_app.link.remote")
+             "pisti_core.linkproto", "pisti_core.linkrx", "pisti_app.link.remote",
+             # a ring's, in the order a ring game loads them
+             "pisti_core.ringdefs", "pisti_core.ringnet", "pisti_core.ringgame", "pisti_core.ringproto",
+             "pisti_core.ringrx", "pisti_core.ringdeal", "pisti_core.ringview", "pisti_app.link.ringplay")
 
 
 def site_packages():
@@ -397,14 +410,14 @@ def summary(res, modes):
 
 def _mode_summary(m):
     out = {"peak": m.get("peak", 0), "matches": m.get("matches", 0)}
-    for role in ("host", "guest"):  # a link mode: each console's
+    for role in ("host", "guest", "guest1", "guest2", "guest3"):  # a link or ring mode: each console's
         if role in m:
             out[role] = m[role]
     return out
 
 
 def merge(res, link):
-    """The result of the link modes' run added to ``res`` (the other modes')."""
+    """The result of the link and ring modes' run added to ``res`` (the other modes')."""
     if res is None:
         return link
     out = dict(res)
@@ -440,8 +453,8 @@ def main(argv=None):
     ap.add_argument("--cap", type=int, default=0, metavar="BYTES",
                     help="heap capped at BYTES free at a fresh VM, growth refused (the Pico: %d)"
                     % DEVICE_HEAP)
-    ap.add_argument("--modes", default=",".join(MODES + LINK_MODES),
-                    help="comma list of %s (default all)" % ",".join(MODES + LINK_MODES))
+    ap.add_argument("--modes", default=",".join(MODES + LINK_MODES + RING_MODES),
+                    help="comma list of %s (default all)" % ",".join(MODES + LINK_MODES + RING_MODES))
     ap.add_argument("--project-mpy", action="store_true",
                     help="deploy lib/ and pisti_core/ as .mpy too (default: .py sources)")
     ap.add_argument("--mpy-cross", metavar="PATH",
@@ -468,11 +481,11 @@ def main(argv=None):
     ap.add_argument("-q", "--quiet", action="store_true", help="no notes while running")
     a = ap.parse_args(argv)
     modes = [m.strip() for m in a.modes.split(",") if m.strip()]
-    bad = [m for m in modes if m not in MODES + LINK_MODES]
+    bad = [m for m in modes if m not in MODES + LINK_MODES + RING_MODES]
     if bad or not modes:
-        ap.error("--modes: %s (use %s)" % (",".join(bad) or "none", ",".join(MODES + LINK_MODES)))
+        ap.error("--modes: %s (use %s)" % (",".join(bad) or "none", ",".join(MODES + LINK_MODES + RING_MODES)))
     solo = [m for m in modes if m in MODES]
-    link = [m for m in modes if m in LINK_MODES]
+    link = [m for m in modes if m in LINK_MODES + RING_MODES]
     if a.calibrate:
         solo, link = solo or list(MODES), []
     tmp = a.keep or tempfile.mkdtemp(prefix="memgauge-")

@@ -239,9 +239,9 @@ def taken():
     return s
 
 
-# -- link play: the cable between two consoles' VMs -----------------
-# gauge.mjs moves the bytes as hex text, one call each way a tick; the
-# collector runs on the way back, as after step().
+# -- link play: the cables between consoles' VMs -----------------
+# gauge.mjs moves the bytes as hex text, one call a link each way a tick;
+# the collector runs on the way back, as after step().
 
 def link_seed(s):
     """Each console its own random bytes (the stand-in os.urandom)."""
@@ -249,17 +249,25 @@ def link_seed(s):
     os_urandom.seed(s)
 
 
-def uart_in(hexed):
+def link_cables(first, second):
+    """Which of this console's links have a cable (1) or none (0): two
+    consoles join their first UARTs, a ring of three or four both
+    (the stand-in busio.UART)."""
+    import busio
+    busio.cables(first, second)
+
+
+def uart_in(hexed, link=1):
     import binascii
     import busio
-    busio.arrive(binascii.unhexlify(hexed))
+    busio.arrive(binascii.unhexlify(hexed), link)
     gc.collect()
 
 
-def uart_out():
+def uart_out(link=1):
     import binascii
     import busio
-    b = busio.sent()
+    b = busio.sent(link)
     s = binascii.hexlify(b).decode() if b else ""
     gc.collect()
     return s

@@ -26,10 +26,13 @@ const PYSTACK = Number(opt("--pystack", "512")); // words of 4 bytes: 2048 B, Ci
 const MODES = opt("--modes", "pisti2,pisti4,yedili2,yedili3,yedili4").split(",").filter((m) => m);
 const TICK_MS = 10;
 const MAX_TICKS = Number(opt("--max-ticks", "400000"));
-// Link play: two consoles, each a VM in a worker of its own (one
-// VM a realm), "host" or "guest"; their UARTs' bytes and their ticks go
-// through a SharedArrayBuffer (linkMain below).
+// Link play: two consoles ("host", "guest"), or three or four in a ring
+// ("host", "guest1", ...), each a VM in a worker of its own (one VM a
+// realm); their UARTs' bytes and their ticks go through a SharedArrayBuffer
+// (linkMain below).
 const LINK = isMainThread ? null : workerData.role;
+const ME = LINK ? workerData.index : 0; // this console's place: 0 the host, then the guests round the ring
+const CONSOLES = LINK ? workerData.n : 0;
 const out = LINK
   // (a worker's process.stdout is flushed only when its event loop turns, and a
   // scenario never yields: the lines go straight to the file descriptor)
@@ -165,6 +168,14 @@ async function powerOn() {
 async function setUp(standins = true) {
   mp.FS.mkdirTree("/lib");
   copyTree(ROOT, "");
+  if (CONSOLES > 2 && ME > 0) {
+    // A ring's consoles draw their ring ids and deal bytes from the seeded
+    // chance (PISTI_SEED): each guest its own seed, the host's plus its place
+    // (as the simulator's consoles); with one seed the guests, pressing the
+    // same buttons, would draw the same ids.
+    const text = new TextDecoder().decode(mp.FS.readFile("/settings.toml"));
+    mp.FS.writeFile("/settings.toml", text.replace(/^PISTI_SEED = (\d+)$/m, (_, v) => "PISTI_SEED = " + (Number(v) + ME)));
+  }
   if (nvm === null) nvm = new Uint8Array(4096).fill(0xff);
   mp.FS.writeFile("/nvm.bin", nvm);
   mp.runPython("import sys\nsys.path.insert(0, '/gauge')");
@@ -179,7 +190,10 @@ async function setUp(standins = true) {
   // CircuitPython's C modules cost no heap for their code: load the stand-ins
   // now and count from here (the device's 171,264 B is free at a fresh REPL).
   if (standins) for (const m of STANDINS) check(py.load(m), "importing the stand-in " + m);
-  if (LINK) py.d.link_seed((LINK === "host" ? 11 : 22) + 100 * restarts); // (a restart draws other bytes)
+  if (LINK) {
+    py.d.link_seed(11 * (ME + 1) + 100 * restarts); // (a restart draws other bytes)
+    py.d.link_cables(1, CONSOLES > 2 ? 1 : 0); // a ring plugs both UARTs, two consoles their first
+  }
   qLines = [];
   py.qstrs();
   baseQ = qLines.length ? qLines[0] : 0;
@@ -335,6 +349,7 @@ function newGameWants(spec) {
     level: t("lv_usta"),
     mode: t(spec.rated ? "rated" : "practice"),
   };
+  if (spec.consoles) w.consoles = String(spec.consoles); // the Host screen's Consoles row (a ring)
   for (let i = 1; i < 4; i++) w["seat" + i] = t("lv_usta");
   return w;
 }
@@ -362,6 +377,8 @@ function setRows(st, wants) {
 
 const SPEC = {
   link_pisti2: { game: "pisti", players: 2 }, link_yedili4: { game: "yedili", players: 4 },
+  ring_pisti4: { game: "pisti", players: 4, consoles: 4 }, ring_yedili3: { game: "yedili", players: 3, consoles: 3 },
+  ring_yedili4: { game: "yedili", players: 4, consoles: 4 },
   pisti2: { game: "pisti", players: 2 }, pisti4: { game: "pisti", players: 4 },
   yedili2: { game: "yedili", players: 2 }, yedili3: { game: "yedili", players: 3 },
   yedili4: { game: "yedili", players: 4 },
@@ -410,57 +427,122 @@ function playTurn(st) {
 }
 
 // --- link play ------------------------------------------------------------
-// The two consoles' workers share `sab`: LS[0], LS[1] the ticks done by the
-// host and the guest, LS[2], LS[3] whether each is done, LS[4 + 2d] and
-// LS[5 + 2d] the bytes written and read on direction d (0: host to guest), the
-// bytes in RINGS[d]. A console never runs more than a tick ahead of the other
-// (their virtual clocks agree, as two boards' do); a byte written in a tick
-// is in the other console's UART buffer at its next tick.
+// The cables (cablesOf): two consoles join their first UARTs (link 1); a
+// ring of three or four joins console i's first UART to console i+1's second
+// (link 2), the last console's first back to the host's second. Each cable
+// is two directions, d = 2c from its end a to its end b and 2c + 1 back.
+//
+// The consoles tick in lockstep: none starts tick n + 1 before every other
+// has done n (their virtual clocks agree, as boards' do), and at the start of
+// tick n + 1 a console's UARTs get exactly the bytes the others wrote up to
+// the end of their tick n. So a run is the same run however the machine
+// schedules the workers: the same bytes reach each console at the same tick.
+// The workers share `sab`: LS[k] the ticks console k has done; LS[FIN + k]
+// set once it has played its part, LS[DONE + k] once it is gone (no one
+// waits for it then); LS[FAILED] the first console that stopped on an error
+// (its place + 1: the others stop too, instead of playing on without it);
+// for each direction d its bytes in RINGS[d], LS[LATEST + d] how many were
+// written, LS[AT + 2d + n % 2] how many by the end of the writer's tick n
+// (a writer is never two ticks ahead of a reader, so two slots hold it).
 const RING = 1 << 16;
-const ME = LINK === "guest" ? 1 : 0;
-const LS = LINK ? new Int32Array(workerData.sab, 0, 16) : null;
-const RINGS = LINK ? [new Uint8Array(workerData.sab, 64, RING), new Uint8Array(workerData.sab, 64 + RING, RING)] : null;
-let linkTicks = 0;
+const FIN = 4;
+const DONE = 8;
+const FAILED = 12;
+const LATEST = 16;
+const AT = 24;
+const HEAD = 256; // bytes of LS: four consoles, eight directions
+function cablesOf(n) {
+  // [[console, link] at end a, [console, link] at end b] for each cable
+  if (n === 2) return [[[0, 1], [1, 1]]];
+  return Array.from({ length: n }, (_, i) => [[i, 1], [(i + 1) % n, 2]]);
+}
+function rolesOf(n) { return n === 2 ? ["host", "guest"] : ["host", "guest1", "guest2", "guest3"].slice(0, n); }
+const LS = LINK ? new Int32Array(workerData.sab, 0, HEAD / 4) : null;
+const RINGS = [];
+const INS = []; // {d, link, from, read}: the directions that end at this console, its UART there, the writer
+const OUTS = []; // {d, link}: those that start here
+if (LINK) {
+  cablesOf(CONSOLES).forEach(([a, b], c) => {
+    RINGS.push(new Uint8Array(workerData.sab, HEAD + 2 * c * RING, RING),
+      new Uint8Array(workerData.sab, HEAD + (2 * c + 1) * RING, RING));
+    if (a[0] === ME) {
+      OUTS.push({ d: 2 * c, link: a[1] });
+      INS.push({ d: 2 * c + 1, link: a[1], from: b[0], read: 0 });
+    }
+    if (b[0] === ME) {
+      OUTS.push({ d: 2 * c + 1, link: b[1] });
+      INS.push({ d: 2 * c, link: b[1], from: a[0], read: 0 });
+    }
+  });
+}
+let linkTicks = 0; // the ticks this console has done
 
 function linkIn() {
-  const d = 1 - ME;
-  const w = Atomics.load(LS, 4 + 2 * d);
-  const r = LS[5 + 2 * d];
-  if (w === r) return;
-  const buf = Buffer.alloc(w - r);
-  for (let i = 0; i < w - r; i++) buf[i] = RINGS[d][(r + i) % RING];
-  Atomics.store(LS, 5 + 2 * d, w);
-  py.d.uart_in(buf.toString("hex"));
+  for (const dir of INS) {
+    const { d, link, from } = dir;
+    // what the writer wrote by the end of its tick linkTicks (all it wrote, once it is gone)
+    const w = Atomics.load(LS, Atomics.load(LS, DONE + from) ? LATEST + d : AT + 2 * d + linkTicks % 2);
+    const r = dir.read;
+    if (w === r) continue;
+    const buf = Buffer.alloc(w - r);
+    for (let i = 0; i < w - r; i++) buf[i] = RINGS[d][(r + i) % RING];
+    dir.read = w;
+    py.d.uart_in(buf.toString("hex"), link);
+  }
 }
 
 function linkOut() {
-  const hex = py.d.uart_out();
-  if (hex) {
-    let w = LS[4 + 2 * ME];
-    for (const x of Buffer.from(hex, "hex")) RINGS[ME][w++ % RING] = x;
-    Atomics.store(LS, 4 + 2 * ME, w);
-  }
   const mine = ++linkTicks;
+  for (const { d, link } of OUTS) {
+    const hex = py.d.uart_out(link);
+    let w = LS[LATEST + d];
+    if (hex) {
+      for (const x of Buffer.from(hex, "hex")) RINGS[d][w++ % RING] = x;
+      Atomics.store(LS, LATEST + d, w);
+    }
+    Atomics.store(LS, AT + 2 * d + mine % 2, w);
+  }
   Atomics.store(LS, ME, mine);
   Atomics.notify(LS, ME);
-  for (;;) {
-    const o = Atomics.load(LS, 1 - ME);
-    if (o >= mine - 1 || Atomics.load(LS, 3 - ME)) break;
-    Atomics.wait(LS, 1 - ME, o, 100);
+  for (let k = 0; k < CONSOLES; k++) {
+    if (k === ME) continue;
+    for (;;) {
+      const f = Atomics.load(LS, FAILED);
+      if (f) throw new Stop("peer", rolesOf(CONSOLES)[f - 1] + " stopped");
+      const o = Atomics.load(LS, k);
+      if (o >= mine || Atomics.load(LS, DONE + k)) break;
+      Atomics.wait(LS, k, o, 100);
+    }
+  }
+}
+
+function linkFailed(result) {
+  // this console stopped on an error: said at once, and the others stop at their next tick
+  if (result.kind !== "peer") {
+    out({ ev: "note", text: LINK + " stopped (" + phase + "/" + screenName + "): " + result.kind + ": " +
+      String(result.error).slice(-1500) });
+    Atomics.compareExchange(LS, FAILED, 0, ME + 1);
   }
 }
 
 function linkDone() {
+  // gone: no one waits for this console's ticks any more
   if (!LINK) return;
-  Atomics.store(LS, 2 + ME, 1);
+  Atomics.store(LS, DONE + ME, 1);
   Atomics.notify(LS, ME);
 }
 
+function allFinished() {
+  for (let k = 0; k < CONSOLES; k++) if (!Atomics.load(LS, FIN + k) && !Atomics.load(LS, DONE + k)) return false;
+  return true;
+}
+
 function linkFinish() {
-  // done: keep the link running (the other console's last acks) until it is done too
-  linkDone();
+  // played to the end: keep ticking in step (the others' last acks, the ring's frames passed on)
+  // until every console has
+  Atomics.store(LS, FIN + ME, 1);
   waited = 0;
-  while (!Atomics.load(LS, 3 - ME)) idle(1);
+  while (!allFinished()) idle(1);
 }
 
 // One console of a link match, by its buttons: the host sets the New game
@@ -505,16 +587,17 @@ async function playLink(item) {
       // the Host screen: the New game rows (set already), A offers its game
       if (!setRows(st, wants)) { phase = item.mode; tap("A"); }
     } else if (s === "link") {
-      idle(1); // waiting for the other console
+      idle(1); // waiting for the other consoles (Join listening, the ring's table set)
     } else if (s === "confirm") {
       waited = 0;
-      tap("A"); // the guest: the offer, joined; either: a notice, OK
+      tap("A"); // a guest: the offer (in a ring the whole table), joined; any console: a notice, OK
     } else if (s === "table") {
       if (phase !== item.mode) phase = item.mode;
       if (!item.seen) {
         item.seen = true;
         if (st.game !== spec.game || st.players !== spec.players)
           throw new Stop("stuck", "the link game is " + st.game + " " + st.players + "p, not " + item.mode);
+        modes[item.mode].game = st.game + st.players; // the game this console sat down to
         out({ ev: "note", text: item.link + " at the " + item.mode + " table" });
       }
       if (st.legal.length) { waited = 0; playTurn(st); } else idle(1);
@@ -525,6 +608,7 @@ async function playLink(item) {
       if (!item.done) {
         item.done = true;
         modes[item.mode].matches++;
+        modes[item.mode].totals = st.totals; // (seat by seat from this console's own person)
         menuTag = item.mode + ">";
         out({ ev: "match", mode: item.mode, totals: st.totals, ticks });
       }
@@ -538,28 +622,32 @@ async function playLink(item) {
   }
 }
 
-// The main thread of a link run: for each link mode, the two consoles in two
-// workers (this file again), then one result: each console's peak and matches.
+// The main thread of a link run: for each link mode, its consoles in
+// workers of their own (this file again: two, or a ring's three or four),
+// then one result: each console's peak and matches, the game it sat down
+// to and its match's totals.
 async function linkMain() {
   const t0 = Date.now();
   const res = { ev: "result", ok: true, cap: CAP, ticks: 0, menu_peak: 0, menu_boot: 0, game_peak: 0, peak: 0,
     modes: {}, rows: [] };
   for (const m of MODES) {
-    const sab = new SharedArrayBuffer(64 + 2 * RING);
+    const n = SPEC[m].consoles || 2;
+    const roles = rolesOf(n);
+    const sab = new SharedArrayBuffer(HEAD + 2 * cablesOf(n).length * RING);
     const wargv = argv.slice();
     wargv[wargv.indexOf("--modes") + 1] = m;
-    const both = await Promise.all(["host", "guest"].map((role) => new Promise((resolve) => {
-      const w = new Worker(fileURLToPath(import.meta.url), { workerData: { role, sab, argv: wargv } });
+    const all = await Promise.all(roles.map((role, index) => new Promise((resolve) => {
+      const w = new Worker(fileURLToPath(import.meta.url), { workerData: { role, index, n, sab, argv: wargv } });
       let got = null;
       w.on("message", (r) => { got = r; });
       w.on("error", (e) => { got = { ok: false, kind: "js", error: String((e && e.stack) || e) }; });
       w.on("exit", () => resolve(got || { ok: false, kind: "crash", error: role + ": the worker exited" }));
     })));
     const entry = { peak: 0, matches: 1 << 30 };
-    both.forEach((r, i) => {
-      const role = i ? "guest" : "host";
+    all.forEach((r, i) => {
+      const role = roles[i];
       const mm = (r.modes || {})[m] || { peak: 0, matches: 0 };
-      entry[role] = { peak: mm.peak, matches: mm.matches };
+      entry[role] = { peak: mm.peak, matches: mm.matches, game: mm.game || null, totals: mm.totals || null };
       entry.peak = Math.max(entry.peak, mm.peak);
       entry.matches = Math.min(entry.matches, mm.matches);
       res.ticks += r.ticks || 0;
@@ -568,8 +656,10 @@ async function linkMain() {
       res.game_peak = Math.max(res.game_peak, r.game_peak || 0);
       res.peak = Math.max(res.peak, r.peak || 0);
       for (const row of r.rows || []) res.rows.push([role + ":" + row[0], ...row.slice(1)]);
-      if (!r.ok && res.ok) Object.assign(res, { ok: false, kind: r.kind, error: role + ": " + r.error,
-        phase: r.phase, screen: r.screen });
+      // (the console that stopped first, not the others it stopped)
+      if (!r.ok && (res.ok || (res.kind === "peer" && r.kind !== "peer"))) Object.assign(res, { ok: false,
+        kind: r.kind, error: role + ": " + r.error, phase: r.phase, screen: r.screen });
+      if (!r.ok && r.kind !== "peer") entry.error = role + ": " + r.kind + ": " + r.error; // (this mode's own)
       if (r.heap_total_start) { res.heap_total_start = r.heap_total_start; res.heap_total_end = r.heap_total_end; }
     });
     res.modes[m] = entry;
@@ -790,9 +880,11 @@ async function calibrate() {
 }
 
 // --- main -------------------------------------------------------------------------
-if (isMainThread && MODES.some((m) => m.startsWith("link_"))) {
-  if (MODES.some((m) => !m.startsWith("link_"))) {
-    out({ ev: "result", ok: false, kind: "js", error: "link modes run on their own (two VMs): --modes link_..." });
+const linked = (m) => m.startsWith("link_") || m.startsWith("ring_");
+if (isMainThread && MODES.some(linked)) {
+  if (!MODES.every(linked)) {
+    out({ ev: "result", ok: false, kind: "js",
+      error: "link and ring modes run on their own (a VM a console): --modes link_...,ring_..." });
   } else {
     await linkMain();
   }
@@ -832,6 +924,7 @@ for (const [k, r] of rows) {
 }
 let total = null;
 try { if (py) total = py.mem() + py.free(); } catch (e) { total = null; }
+if (LINK && !result.ok) linkFailed(result);
 if (LINK) linkDone();
 (LINK ? (o) => parentPort.postMessage(o) : out)({
   ev: "result", ...result, cap: CAP, heapsize, heap_total_start: totalStart, heap_total_end: total, ticks,

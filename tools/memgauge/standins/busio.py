@@ -23,14 +23,49 @@ class I2C:
         pass
 
 
-# The link cable's UART: sized like CircuitPython's busio.UART, an
-# object and its receive buffer (``receiver_buffer_size`` bytes, allocated on
-# the heap with the object); ``read(n)`` returns a new bytes, ``write`` sends
-# at once (the C driver's TX FIFO costs no heap). The gauge's driver moves the
-# bytes between the two consoles' VMs: ``arrive`` (what the other console sent,
-# a full buffer drops the rest as on the board) and ``sent`` (taken each tick).
+# The link cables' UARTs: sized like CircuitPython's busio.UART, an object
+# and its receive buffer (``receiver_buffer_size`` bytes, allocated on the
+# heap with the object); ``read(n)`` returns a new bytes, ``write`` sends at
+# once (the C driver's TX FIFO costs no heap). A console has two link UARTs
+# (a ring of three or four consoles joins console i's first to console
+# i+1's second): a UART is the first link's when its TX or RX pin is
+# PISTI_LINK_TX / PISTI_LINK_RX, the second's on PISTI_LINK2_TX /
+# PISTI_LINK2_RX (settings.toml, else the firmware's defaults: GP0/GP1 and
+# GP8/GP9 on a Pico, TX/RX and D24/D25 on a Feather, as
+# pisti_app.link.linkport chooses them), else no link's. The gauge's driver
+# moves each link's bytes between the consoles' VMs: ``arrive`` (what came
+# on a link's cable, into that link's open UART; a full buffer drops the
+# rest as on the board) and ``sent`` (what a link's UARTs wrote, taken each
+# tick). A link with no cable (``cables``: by default the first has one, the
+# second none) hears nothing, and what is written on it goes nowhere.
+FIRST = 1
+SECOND = 2
 _uarts = []
 _SENT = 1024
+# (setting, with GP pins (a Pico), without (a Feather)): pisti_app.link.linkport's defaults
+_PINS = (("PISTI_LINK_TX", "GP0", "TX"), ("PISTI_LINK_RX", "GP1", "RX"),
+         ("PISTI_LINK2_TX", "GP8", "D24"), ("PISTI_LINK2_RX", "GP9", "D25"))
+_cabled = bytearray((0, 1, 0))  # by link (0: no link's pins): 1 where a cable is plugged
+
+
+def _pin(i):
+    # the pin setting _PINS[i] names (the stand-in boards give each pin as its name)
+    import os
+    import board
+    key, pico, other = _PINS[i]
+    v = os.getenv(key) if hasattr(os, "getenv") else None
+    if v is None or v == "":
+        return pico if hasattr(board, "GP0") else other
+    return str(v)
+
+
+def link_of(tx, rx):
+    """Which link ``busio.UART(tx, rx)`` is: :data:`FIRST`, :data:`SECOND`, or 0 for neither."""
+    if tx == _pin(0) or rx == _pin(1):
+        return FIRST
+    if tx == _pin(2) or rx == _pin(3):
+        return SECOND
+    return 0
 
 
 class UART:
@@ -41,6 +76,7 @@ class UART:
         self._buf = bytearray(receiver_buffer_size)
         self._n = 0
         self.dropped = 0
+        self.link = link_of(tx, rx)
         _uarts.append(self)
 
     @property
@@ -59,7 +95,8 @@ class UART:
         return out
 
     def write(self, buf):
-        _wire.append(buf)
+        if _cabled[self.link]:
+            _wires[self.link].append(buf)
         return len(buf)
 
     def reset_input_buffer(self):
@@ -71,7 +108,7 @@ class UART:
 
 
 class _Wire:
-    # the bytes written this tick (the driver takes them): preallocated
+    # the bytes a link's UARTs wrote this tick (the driver takes them): preallocated
     def __init__(self):
         self.buf = bytearray(_SENT)
         self.n = 0
@@ -86,27 +123,39 @@ class _Wire:
                 self.lost += 1
 
 
-_wire = _Wire()
+_wires = (None, _Wire(), _Wire())
 
 
-def arrive(data):
-    """The gauge driver: ``data`` reached this console's UART (the newest one)."""
-    if not _uarts:
+def cables(first, second):
+    """The gauge driver: which links have a cable (1) or none (0)."""
+    _cabled[1] = first
+    _cabled[2] = second
+
+
+def arrive(data, link=FIRST):
+    """The gauge driver: ``data`` came on ``link``'s cable: into that link's
+    open UART (the newest, if two are open); with none open, or no cable
+    there, the bytes are lost. Returns how many were taken."""
+    if not _cabled[link]:
         return 0
-    u = _uarts[-1]
-    size = len(u._buf)
-    for x in data:
-        if u._n < size:
-            u._buf[u._n] = x
-            u._n += 1
-        else:
-            u.dropped += 1
-    return len(data)
+    for k in range(len(_uarts) - 1, -1, -1):
+        u = _uarts[k]
+        if u.link == link:
+            size = len(u._buf)
+            for x in data:
+                if u._n < size:
+                    u._buf[u._n] = x
+                    u._n += 1
+                else:
+                    u.dropped += 1
+            return len(data)
+    return 0
 
 
-def sent():
-    """The gauge driver: the bytes written since the last call (a memoryview
-    copy is the caller's)."""
-    n = _wire.n
-    _wire.n = 0
-    return bytes(_wire.buf[:n])
+def sent(link=FIRST):
+    """The gauge driver: the bytes ``link``'s UARTs wrote since the last
+    call (a memoryview copy is the caller's)."""
+    w = _wires[link]
+    n = w.n
+    w.n = 0
+    return bytes(w.buf[:n])
