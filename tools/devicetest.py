@@ -149,7 +149,8 @@ YEDILI_PLAY = ["A", "RIGHT", "A", "RIGHT", "A", "RIGHT", "UP", "A", "A", "DOWN"]
 
 # name: what it plays. image (IMAGES), plan (or plans: host and guest, two
 # consoles wired UART to UART), until (emulated ms at most), cut (the cable dead
-# from emulated ms, for ms), frames to compare with the simulator's (its key
+# from emulated ms, for ms), power (a console's program stopped at emulated ms
+# and started again that many ms later: a power cut, see _console), frames to compare with the simulator's (its key
 # script -> the device frame: "menu" the frame before the first press,
 # "after:N" the one before press N+1).
 SCENARIOS = {
@@ -172,9 +173,9 @@ SCENARIOS = {
     "ring_pisti4": dict(title="ring: Pişti 4p, four people, a cable cut 20 s (.py)", image="pico", until=300000,
                         plans=_ring_plans(4, PISTI4, ["A"]), ring=True, cut=(26000, 20000), ci=False, timed=True,
                         wall=4000),
-    "ring_pisti4_match": dict(title="ring: a Pişti 4p match of four people, a cable cut 20 s (.py)", image="pico",
-                              until=3600000, plans=_ring_plans(4, PISTI4, ["A"], True), ring=True,
-                              cut=(60000, 20000), ci=False, wall=40000),
+    "ring_pisti4_match": dict(title="ring: a Pişti 4p match of four people, a cable cut 20 s, a power cut (.py)",
+                              image="pico", until=3600000, plans=_ring_plans(4, PISTI4, ["A"], True), ring=True,
+                              cut=(60000, 20000), power=("guest2", 130000, 1000), ci=False, wall=40000),
     "ring_yedili4": dict(title="ring: Pis Yedili 4p, four people (.py)", image="pico_seed1", until=600000,
                          plans=_ring_plans(4, YEDILI4, YEDILI_PLAY, rows_above=3), ring=True, ci=False,
                          wall=6000, timed=True),
@@ -389,7 +390,9 @@ def parse_serial(text):
         if m:
             bots.append((m.group(2), int(m.group(3))))
         elif line.startswith("Traceback") or "MemoryError" in line or "out of memory" in line:
-            errors.append("\n".join(lines[i:i + 12]))
+            trace = "\n".join(lines[i:i + 12])
+            if "KeyboardInterrupt" not in trace:  # (Ctrl-C: a scenario's power cut, below)
+                errors.append(trace)
     return {"mems": mems, "bots": bots, "plays": plays, "errors": errors, "reboots": text.count("soft reboot")}
 
 
@@ -444,6 +447,15 @@ def _console(ws, sc, plan, out, tag, link=None, timeout=900):
         args += ["--link2", link[2], "--link2-role", "connect"]
         if sc.get("cut") and tag == "guest1":
             args += ["--link2-cut", "%d:%d" % sc["cut"]]
+    if sc.get("power") and sc["power"][0] == tag:
+        # A power cut as the app meets it: Ctrl-C stops code.py wherever it is, Ctrl-D runs it again from
+        # its saves with a new heap, the UARTs let go in between. (The emulator cannot cut one Pico's power in
+        # a ring: the consoles' clocks are coupled, and a new process would start at emulated 0.) After the
+        # boot its person chooses Continue, the main menu's first row.
+        at, off = sc["power"][1:]
+        args += ["--send", "%d:\\x03" % at, "--send", "%d:\\x04" % (at + off)]
+        menus = sum(1 for rule in plan if rule["screen"] == "menu")
+        plan = [{"screen": "menu", "count": menus + 1, "keys": ["A"], "delay": _FIRST}] + plan
     env = dict(os.environ, PISTI_PLAN=json.dumps(plan))
     return ws.node(*args, timeout=timeout), env
 
