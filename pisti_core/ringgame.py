@@ -23,8 +23,7 @@ import os
 
 from pisti_core.linkchan import const, ticks_diff
 from pisti_core.linkrec import DEAL, FAILED, OVER, PLAY, RESYNC, LinkError, b16, digest, u16
-from pisti_core.ringdefs import ACTION, ALL, LOST_MS, PHASES, STATUS, STATUS_MS
-from pisti_core.ringnet import Ring
+from pisti_core.ringdefs import ACTION, ALL, LOST_MS, STATUS_MS
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # pyright's view only (the board has no typing module)
@@ -67,60 +66,38 @@ class RingLock:
 
     def __init__(self, ports, role, firmware, now=0, me=None, key=None, levels=(), urandom=os.urandom, last_ses=-1,
                  quiet=False):
-        self.urandom = urandom
-        r = urandom(4)
-        self.me = me if me else r[0] % 254 + 1
-        self.key = bytes(key) if key is not None else bytes(urandom(16))
-        self.nonce = bytes(urandom(8))
-        ses = r[1] ^ 0x55 if r[1] == last_ses else r[1]
-        self.role = role
-        self.firmware = firmware
-        self.levels = levels
-        self.was = 0  # the ring id this console had before it drew again (L-11)
-        from pisti_core.ringproto import stamp
-        self.stamp = stamp(self.key)  # L-11: who this console is, across its boots
-        self.net = Ring(ports, self.me, _setup().hello_bytes(self, None), now, ses, (r[2], r[3]), STATUS)
-        self.now = now
-        self.phase = PHASES[0]
-        self.error = None  # a LinkError once FAILED
-        self.setup = None  # type: Any  # the table (RingSetup) once offered or joined
-        self.offer_b = b""
-        self.tag = 0
-        self.started = False  # every seated person joined: the game is on
-        self.rejoin = False  # the table offered is a game under way (L-17)
-        self.joined = set()  # the seated consoles that joined
-        self.watching = None  # type: Any  # a table offered that seats no person of this console
-        self.match = None  # type: Any  # the Match, local numbering
-        self.hands_done = 0
-        self.rot = 0
-        self.left = 0  # seats (host's numbering) whose people left, a mask (L-16)
-        self.left_me = None  # why this console's person left: 'exit', 'timer', 'gone'
-        self.peers = {}  # ring id -> (role, firmware) from its hello (L-11)
-        self.nonces = {}  # ring id -> the nonce of its last hello (a new one: a new boot)
-        self.retired = {}  # ring id -> the stamp of the console that left it behind (L-11)
-        self.pos = {}  # ring id -> (hands done, step, digest) it last said
-        self.neighbours = [0, 0]  # the ring ids on each cable (0 unknown)
-        self.commits = {}  # ring id -> (hand, commitment) (L-14)
-        self.reveals = {}  # ring id -> (hand, bytes)
-        self.secret = None  # type: Any  # (hand, this console's 16 bytes)
-        self.revealed = False
-        self.deal_at = now
-        self.pending = []  # actions that came ahead of this console's game: (origin, hand, ply, action, digest)
-        self.behind = None  # type: Any  # [position, ring id, since]: a console ahead of this one (L-13)
-        self.inbox = None  # type: Any  # a record coming in chunks
-        self.resync_at = now
-        self.timers_at = now
-        self.status_at = now
-        self.acted_at = now
-        self.move_ms = 0  # T-3: the time the seat to move has used
-        self.move_pos = None  # type: Any
-        self.repairs = 0
-        self.mismatches = 0
-        self.received = 0
-        self.garbled = 0  # messages dropped because they did not parse
-        self.notices = []  # what the screens should say: 'joined', 'dealt', 'resync', 'left', ...
-        if not quiet:  # (a console resuming a game says hello once it holds it)
-            _setup().hello(self)
+        _setup().init(self, ports, role, firmware, now, me, key, levels, urandom, last_ses, quiet)
+        if _CHECKING:  # the state, as pyright reads it: pisti_core.ringsetup.init sets it (its code not kept)
+            self.urandom = urandom
+            self.me = self.was = self.tag = self.hands_done = self.rot = self.left = 0
+            self.repairs = self.mismatches = self.received = self.garbled = self.move_ms = 0
+            self.now = self.deal_at = self.resync_at = self.timers_at = self.status_at = self.acted_at = now
+            self.key = self.nonce = self.stamp = self.offer_b = b""
+            self.role = role
+            self.firmware = firmware
+            self.levels = levels
+            self.net = None  # type: Any  # pisti_core.ringnet.Ring
+            self.phase = ""
+            self.error = None  # type: Any
+            self.setup = None  # type: Any
+            self.started = self.rejoin = self.revealed = False
+            self.joined = set()  # type: set
+            self.watching = None  # type: Any
+            self.match = None  # type: Any
+            self.secret = None  # type: Any
+            self.behind = None  # type: Any
+            self.inbox = None  # type: Any
+            self.move_pos = None  # type: Any
+            self.left_me = None  # type: Any
+            self.peers = {}  # type: dict
+            self.nonces = {}  # type: dict
+            self.retired = {}  # type: dict
+            self.pos = {}  # type: dict
+            self.commits = {}  # type: dict
+            self.reveals = {}  # type: dict
+            self.neighbours = [0, 0]
+            self.pending = []  # type: list
+            self.notices = []  # type: list
 
     # -- state ---------------------------------------------------------------------
     def position(self):

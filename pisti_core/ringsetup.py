@@ -12,12 +12,73 @@ a resume after a power cut. Each function takes the
 
 from pisti_core import ringproto as R
 from pisti_core.linkrec import CONNECT, DEAL, DECLINED, HOST, OFFERED, SETUP, LinkError, b16
+from pisti_core.ringdefs import PHASES, STATUS
+from pisti_core.ringnet import Ring
 
 
 def _d():
     """The deal and the records (:mod:`pisti_core.ringdeal`), imported when needed."""
     from pisti_core import ringdeal
     return ringdeal
+
+
+def init(lk, ports, role, firmware, now, me, key, levels, urandom, last_ses, quiet):
+    """A new :class:`pisti_core.ringgame.RingLock`'s state (its constructor's
+    arguments): here, with the set-up's code, so that a console at its table
+    does not keep this code loaded."""
+    lk.urandom = urandom
+    r = urandom(4)
+    lk.me = me if me else r[0] % 254 + 1
+    lk.key = bytes(key) if key is not None else bytes(urandom(16))
+    lk.nonce = bytes(urandom(8))
+    ses = r[1] ^ 0x55 if r[1] == last_ses else r[1]
+    lk.role = role
+    lk.firmware = firmware
+    lk.levels = levels
+    lk.was = 0  # the ring id this console had before it drew again (L-11)
+    lk.stamp = R.stamp(lk.key)  # L-11: who this console is, across its boots
+    lk.net = Ring(ports, lk.me, hello_bytes(lk, None), now, ses, (r[2], r[3]), STATUS)
+    lk.now = now
+    lk.phase = PHASES[0]
+    lk.error = None  # a LinkError once FAILED
+    lk.setup = None  # the table (RingSetup) once offered or joined
+    lk.offer_b = b""
+    lk.tag = 0
+    lk.started = False  # every seated person joined: the game is on
+    lk.rejoin = False  # the table offered is a game under way (L-17)
+    lk.joined = set()  # the seated consoles that joined
+    lk.watching = None  # a table offered that seats no person of this console
+    lk.match = None  # the Match, local numbering
+    lk.hands_done = 0
+    lk.rot = 0
+    lk.left = 0  # seats (host's numbering) whose people left, a mask (L-16)
+    lk.left_me = None  # why this console's person left: 'exit', 'timer', 'gone'
+    lk.peers = {}  # ring id -> (role, firmware) from its hello (L-11)
+    lk.nonces = {}  # ring id -> the nonce of its last hello (a new one: a new boot)
+    lk.retired = {}  # ring id -> the stamp of the console that left it behind (L-11)
+    lk.pos = {}  # ring id -> (hands done, step, digest) it last said
+    lk.neighbours = [0, 0]  # the ring ids on each cable (0 unknown)
+    lk.commits = {}  # ring id -> (hand, commitment) (L-14)
+    lk.reveals = {}  # ring id -> (hand, bytes)
+    lk.secret = None  # (hand, this console's 16 bytes)
+    lk.revealed = False
+    lk.deal_at = now
+    lk.pending = []  # actions that came ahead of this console's game: (origin, hand, ply, action, digest)
+    lk.behind = None  # [position, ring id, since]: a console ahead of this one (L-13)
+    lk.inbox = None  # a record coming in chunks
+    lk.resync_at = now
+    lk.timers_at = now
+    lk.status_at = now
+    lk.acted_at = now
+    lk.move_ms = 0  # T-3: the time the seat to move has used
+    lk.move_pos = None
+    lk.repairs = 0
+    lk.mismatches = 0
+    lk.received = 0
+    lk.garbled = 0  # messages dropped because they did not parse
+    lk.notices = []  # what the screens should say: 'joined', 'dealt', 'resync', 'left', ...
+    if not quiet:  # (a console resuming a game says hello once it holds it)
+        hello(lk)
 
 
 def on_hello(lk, o, p):
