@@ -53,23 +53,10 @@ class RingSetup:
     a person. ValueError for a table that cannot be played."""
 
     def __init__(self, game, players, target, rated, people, levels, timer=60):
-        from pisti_core.match import Match
-        m = Match(game, players, target, 0)
-        if len(people) != players or len(levels) != players:
-            raise ValueError("one console id and one level per seat: %d seats" % players)
-        ids = [c for c in people if c]
-        if not people[0] or len(ids) < 2 or len(set(ids)) != len(ids):
-            raise ValueError("the host sits at seat 0 with at least one other console, each once: %r" % (people,))
-        for s in range(players):
-            if not 0 <= people[s] < ALL:
-                raise ValueError("a console id is 1..254, not %r" % (people[s],))
-            if (levels[s] is None) != (people[s] != 0):
-                raise ValueError("seat %d: a person has no level, a bot has one" % s)
-        if not 30 <= timer <= 300:
-            raise ValueError("the move timer is 30 to 300 seconds (T-3), not %r" % (timer,))
+        from pisti_core.ringcheck import target as checked  # (made before a game only: its code not kept)
+        self.target = checked(game, players, target, people, levels, timer)
         self.game = game
         self.players = players
-        self.target = m.target
         self.rated = bool(rated)
         self.people = tuple(people)
         self.levels = tuple(levels)

@@ -10,7 +10,8 @@ when one comes (and forgotten with the link): the match in play
 the link past it (:func:`catch_up`, :func:`adopt`, :func:`behind`), the
 waiting notice of a silent cable (:func:`notice`, forgotten once the other
 is heard again), the end of the game when the other console is gone for
-good or has left (:func:`gone`), and the link's close (:func:`close`).
+good or has left (:func:`gone`), a ring's person who left (L-16,
+:func:`person_left`), and the link's close (:func:`close`).
 """
 
 from pisti_app.util import release
@@ -77,6 +78,16 @@ def gone(link, play, left=False):
     close(play)
     s.linked = False  # the next hands are dealt here
     app.later(_bots, play, why, want)  # once the link's code is gone: the bots' code may need compiling
+
+
+def person_left(play):
+    """A ring's person has left (L-16): the seats again, the host's bot at
+    theirs (:meth:`pisti_app.match.play.Play.sit`), and the screen says so."""
+    from pisti_app.texts import strings
+    play.sit()
+    top = play.app.stack[-1] if play.app.stack else None
+    if top is not None and hasattr(top, "say"):
+        top.say(strings.t("ring_left"), 3000)
 
 
 def _bots(play, why, want):

@@ -302,8 +302,16 @@ def _answer(app, yes):
 def start_ring_game(app):
     """Every person joined, the first hand dealt (L-14): sit down
     (:func:`pisti_app.link.linkmenu.start_link_game`, the ring saved as
-    :func:`pisti_app.link.ringplay.ring_info`)."""
-    from pisti_app.link.ringplay import ring_info
+    :func:`ring_info`)."""
     from pisti_app.util import forget
     linkmenu.start_link_game(app, ring_info)
     forget("pisti_app.link.ringmenu")  # (the game needs none of it)
+
+
+def ring_info(lock):
+    """What a ring game's save keeps of its ring (L-17): ``(role, seat,
+    timer, key, ring id, session byte, people)``, the seat and the people
+    (a console id per seat, 0 for a bot) in the host's numbering
+    (:attr:`pisti_app.match.session.GameSession.link_info`)."""
+    s = lock.setup
+    return (lock.role, lock.rot, s.timer, bytes(lock.key), lock.me, lock.net.ses, bytes(s.people))

@@ -24,8 +24,8 @@ from pisti_app.link.remote import LinkPlay
 from pisti_app.util import forget
 
 
-_BETWEEN = ("ringdeal", "linkproto", "ringsetup", "ringproto")  # pisti_core's code between the hands: unloaded
-                                                                   # during one on the board
+# pisti_core's code between the hands (and before a game): unloaded during one on the board
+_BETWEEN = ("ringdeal", "linkproto", "ringsetup", "ringproto", "ringcheck")
 
 
 class RingLink(RingLock):
@@ -133,11 +133,9 @@ class RingPlay(LinkPlay):
         lk.hold_deal = s is not None and not (s.hand is None and play.want_next)
         if lk.left != self.left_seen and play.link is self and play.session is not None:
             self.left_seen = lk.left
-            play.sit()
-            top = play.app.stack[-1] if play.app.stack else None
-            if top is not None and hasattr(top, "say"):
-                from pisti_app.texts import strings
-                top.say(strings.t("ring_left"), 3000)
+            from pisti_app.link import linkends
+            linkends.person_left(play)
+            forget("pisti_app.link.linkends")  # (rare: not kept at a ring table)
 
 
 def ring_urandom(app):
@@ -149,13 +147,3 @@ def ring_urandom(app):
     if app.below is None:
         return os.urandom
     return lambda n: bytes([app.below(256) ^ b for b in os.urandom(n)])
-
-
-def ring_info(lock):
-    """What a ring game's save keeps of its ring (L-17): ``(role, seat,
-    timer, key, ring id, session byte, people)``, the seat and the people
-    (a console id per seat, 0 for a bot) in the host's numbering
-    (:attr:`pisti_app.match.session.GameSession.link_info`)."""
-    s = lock.setup
-    return (lock.role, lock.rot, s.timer, bytes(lock.key), lock.me, lock.net.ses, bytes(s.people))
-
