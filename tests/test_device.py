@@ -180,6 +180,19 @@ def test_latency_times_a_play_from_its_press_to_each_other_consoles_frame():
     assert dt.latency(res) == {"next": [40, 25], "others": [80, 30]}  # (guest1's next is guest2)
 
 
+def test_a_power_cuts_ctrl_c_is_not_an_error_but_any_other_traceback_is():
+    """A scenario's power cut stops code.py by Ctrl-C, wherever it is (its
+    traceback as deep as the call it stopped); every other traceback, and a
+    MemoryError, is the run's error."""
+    frames = "".join('  File "/lib/pisti_app/m%d.py", line %d, in f\n' % (k, k) for k in range(15))
+    cut = "mem table free=50000 ms=1\nTraceback (most recent call last):\n" + frames + "KeyboardInterrupt: \nsoft reboot\n"
+    assert dt.parse_serial(cut)["errors"] == [] and dt.parse_serial(cut)["reboots"] == 1
+    bad = "Traceback (most recent call last):\n" + frames + "ValueError: not legal\n"
+    errors = dt.parse_serial(bad)["errors"]
+    assert len(errors) == 1 and errors[0].endswith("ValueError: not legal"), errors
+    assert dt.parse_serial("MemoryError: memory allocation failed\n")["errors"]
+
+
 def _readme_table():
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         text = f.read()

@@ -232,6 +232,36 @@ def test_L9_on_the_board_a_link_game_starts_by_restarting_into_it(device, monkey
     assert app.restart and app.stack
 
 
+def test_L9_on_the_board_continue_restarts_into_the_kept_link_game(device, monkeypatch):
+    """After a power cut the main menu's Continue, on CircuitPython, builds
+    no table in the menus' heap: the console restarts (supervisor.reload())
+    and boot(resume) goes back into the game, at the same ply; the saves are
+    not touched in between. A game kept without a link goes back in place."""
+    import pisti_app.util
+    r = Rig(device, FlashNvm())
+    r.until(lambda st: st["screen"] == "table" and st["ply"] >= 2, person=True)
+    r.until(lambda st: r.guest.chan.idle() and not st["holding"] and not st["queued"], 500, guest_plays=False)
+    h = r.d.app.session.hand
+    deck, acts = bytes(h.deck), bytes(h.actions)
+    r.power_cut()
+    monkeypatch.setattr(pisti_app.util, "restarts", lambda: True)
+    saved = r.nvm.snapshot()
+    st = r.until(lambda st: st["screen"] == "menu", 500)
+    assert st["menu"][0] == "continue", st
+    r.d.run(600)
+    r.d.press("A")  # Continue
+    r.d.run(20)
+    app = r.d.app
+    assert app.restart and app.session is None and app.link is None and app.status()["screen"] == "menu"
+    assert r.nvm.snapshot() == saved
+    r.power_cut()  # supervisor.reload(): code.py again ...
+    r.d.app.continue_game(True)  # ... and boot(resume=True) goes back into the game
+    r.until(lambda st: st["screen"] == "table", 500)
+    h = r.d.app.session.hand
+    assert not r.d.app.restart and r.d.app.link is not None
+    assert (bytes(h.deck), bytes(h.actions)) == (deck, acts)
+
+
 def test_the_main_menu_restarts_only_after_a_link_game_on_the_board(device, monkeypatch):
     import pisti_app
     import pisti_app.util

@@ -173,6 +173,9 @@ SCENARIOS = {
     "ring_pisti4": dict(title="ring: Pişti 4p, four people, a cable cut 20 s (.py)", image="pico", until=300000,
                         plans=_ring_plans(4, PISTI4, ["A"]), ring=True, cut=(26000, 20000), ci=False, timed=True,
                         wall=4000),
+    "ring_pisti4_power": dict(title="ring: Pişti 4p, four people, a console's power cut (.py)", image="pico",
+                              until=300000, plans=_ring_plans(4, PISTI4, ["A"]), ring=True,
+                              power=("guest2", 32000, 1000), ci=False, timed=True, wall=4000),
     "ring_pisti4_match": dict(title="ring: a Pişti 4p match of four people, a cable cut 20 s, a power cut (.py)",
                               image="pico", until=3600000, plans=_ring_plans(4, PISTI4, ["A"], True), ring=True,
                               cut=(60000, 20000), power=("guest2", 130000, 1000), ci=False, wall=40000),
@@ -390,9 +393,11 @@ def parse_serial(text):
         if m:
             bots.append((m.group(2), int(m.group(3))))
         elif line.startswith("Traceback") or "MemoryError" in line or "out of memory" in line:
-            trace = "\n".join(lines[i:i + 12])
-            if "KeyboardInterrupt" not in trace:  # (Ctrl-C: a scenario's power cut, below)
-                errors.append(trace)
+            end = i + 1
+            while end < len(lines) and lines[end].startswith("  "):
+                end += 1
+            if end >= len(lines) or not lines[end].startswith("KeyboardInterrupt"):  # (Ctrl-C: a power cut, below)
+                errors.append("\n".join(lines[i:max(i + 12, end + 1)]))
     return {"mems": mems, "bots": bots, "plays": plays, "errors": errors, "reboots": text.count("soft reboot")}
 
 

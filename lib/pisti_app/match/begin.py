@@ -71,7 +71,13 @@ def sit(app, session, saved=False, link=None):
 
 
 def continue_game(app):
-    """Back to the game kept (left in practice, or cut off by power loss)."""
+    """Back to the game kept (left in practice, or cut off by power loss). A
+    link game's, on the board, by a restart into it (L-9, L-17): its table
+    on a fresh heap, as at its start, not in the one the menus left."""
+    k = app.kept
+    if k is not None and k.linked and not app.resumed and util.restarts():
+        app.restart = True  # (pisti_app.run: code.py again, then boot(resume) comes back here)
+        return
     app.kept = None
     app.release()
     app.drop_menus()
