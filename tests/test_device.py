@@ -185,7 +185,8 @@ def test_a_power_cuts_ctrl_c_is_not_an_error_but_any_other_traceback_is():
     traceback as deep as the call it stopped); every other traceback, and a
     MemoryError, is the run's error."""
     frames = "".join('  File "/lib/pisti_app/m%d.py", line %d, in f\n' % (k, k) for k in range(15))
-    cut = "mem table free=50000 ms=1\nTraceback (most recent call last):\n" + frames + "KeyboardInterrupt: \nsoft reboot\n"
+    head = "mem table free=50000 ms=1\nTraceback (most recent call last):\n"
+    cut = head + frames + "KeyboardInterrupt: \nsoft reboot\n"
     assert dt.parse_serial(cut)["errors"] == [] and dt.parse_serial(cut)["reboots"] == 1
     bad = "Traceback (most recent call last):\n" + frames + "ValueError: not legal\n"
     errors = dt.parse_serial(bad)["errors"]

@@ -200,21 +200,3 @@ class PistiTable(TableBase):
                 self.app.sound.play("error", self.now)
         else:
             super().key(code)
-
-    def status(self, st):
-        super().status(st)
-        h = self.hand
-        st["cursor"] = self.cursor
-        st["pile"] = [code_of(c) for c in h.pile[h.hidden:]]
-        st["pile_size"] = len(h.pile)
-        st["hidden"] = h.hidden
-        st["stock"] = h.stock
-        st["bottom"] = code_of(h.deck[51])
-        st["counts"] = list(h.hn[0:self.s.players])
-        st["your_hand"] = [code_of(c) for c in h.hand(0)]
-
-
-def code_of(c):
-    """R-2 code of a card id."""
-    from pisti_core.cards import card_str
-    return card_str(c)

@@ -321,12 +321,5 @@ class TableBase(Screen):
         self.app.dirty = True
 
     def status(self, st):
-        h = self.hand
-        st["turn"] = h.turn
-        st["ply"] = h.ply
-        st["message"] = self.flash or self.toast.text.replace("\n", " ") or self.msg.text
-        st["toast"] = self.toast.text
-        st["holding"] = self.holding
-        st["queued"] = len(self.play.queue)
-        if self.my_turn():
-            st["legal"] = [h.action_str(a) for a in h.legal()]
+        from pisti_app.screens.table_status import fill  # (a script's question: the board never loads it)
+        fill(self, st)

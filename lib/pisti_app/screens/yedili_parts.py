@@ -11,7 +11,7 @@ hint line and the why-not explanations (Y-3, Y-4, Y-6, Y-7).
 
 import displayio
 
-from pisti_core.cards import RANK, SUIT, card_str
+from pisti_core.cards import RANK, SUIT
 from pisti_core.yedili import AGAIN, DRAW, DRAWN, JACK_BASE, MUAMELE, NORMAL, OPENING, PASS
 
 from pisti_app.screens import gfx
@@ -157,19 +157,3 @@ def play_text(h, ph, seat, a, who, before, mine=False):
     elif r == _TEN and h.players > 2 and h.phase == NORMAL:  # Y-8 (not going out)
         text += " " + t("eff_ten")
     return text
-
-
-def yedili_status(table, st):
-    """The Pis Yedili fields of ``App.status()``."""
-    h = table.hand
-    st["your_hand"] = [card_str(c) for c in table.my_cards()]
-    st["cursor"] = table.cursor
-    st["focus"] = table.focus
-    st["phase"] = ("opening", "normal", "drawn", "again", "muamele", "over")[h.phase]
-    st["top"] = card_str(h.top) if h.top >= 0 else None
-    st["named"] = "CDHS"[h.named] if h.named >= 0 else None
-    st["pending"] = h.pending
-    st["stock"] = h.stock
-    st["counts"] = list(h.hn)
-    st["picks"] = h.picks if h.phase == MUAMELE else 0
-    st["suit"] = "CDHS"[table.suit] if table.focus == "suit" else None

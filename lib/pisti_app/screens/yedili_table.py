@@ -35,8 +35,7 @@ from pisti_app.texts.names import bar_name
 from pisti_app.texts.strings import t
 from pisti_app.screens.table import TableBase
 from pisti_app.util import const
-from pisti_app.screens.yedili_parts import (SuitPicker, best_suit, hint, play_text, sort_key, why_not,
-                                   yedili_status)
+from pisti_app.screens.yedili_parts import (SuitPicker, best_suit, hint, play_text, sort_key, why_not)
 
 _SLOTS = const(8)
 _X0 = const(5)
@@ -352,10 +351,6 @@ class YediliTable(TableBase):
 
     def after_hold(self):
         self.shown = None
-
-    def status(self, st):
-        super().status(st)
-        yedili_status(self, st)
 
 
 def _set(lbl, text):
