@@ -404,6 +404,12 @@ def parse_serial(text):
 TICKS_AT_POWER_ON = (1 << 29) - 65536  # CircuitPython's supervisor.ticks_ms() at power-on (it wraps soon after)
 
 
+def ticks_ms_at(ticks):
+    """The emulated ms since power-on of a ``supervisor.ticks_ms()`` reading
+    (it wraps at 2**29 ms, 65.5 s after power-on)."""
+    return (ticks - TICKS_AT_POWER_ON) % (1 << 29)
+
+
 def latency(res):
     """A person's play on one console shown on the others (L-4), from the
     ``sent``/``shown`` lines and the press log: per play, ms from the press
@@ -418,14 +424,14 @@ def latency(res):
         for kind, pos, ticks in con.get("plays", []):
             if kind != "sent":
                 continue
-            at = ticks - TICKS_AT_POWER_ON
+            at = ticks_ms_at(ticks)
             press = max([t for _, t in con["presses"] if t <= at + 1] or [at])
             for j, other in enumerate(tags):
                 if j == i:
                     continue
                 seen = [t for k, p, t in res["consoles"][other].get("plays", []) if k == "shown" and p == pos]
                 if seen:
-                    out["next" if j == (i + 1) % len(tags) else "others"].append(seen[0] - TICKS_AT_POWER_ON - press)
+                    out["next" if j == (i + 1) % len(tags) else "others"].append(ticks_ms_at(seen[0]) - press)
     return out
 
 
