@@ -16,6 +16,7 @@ lines (``PISTI_MEMLOG = 1``) and its frames.
     .venv/bin/python tools/devicetest.py pisti2 boot_mpy # some of them
     .venv/bin/python tools/devicetest.py --report        # and write tools/device/memory.md
     .venv/bin/python tools/devicetest.py ring_pisti4     # four Picos in a ring (a hand; ring_pisti4_match: a match)
+    .venv/bin/python tools/devicetest.py ring_pisti4_power   # ... and one console's power cut (Ctrl-C, Ctrl-D)
 
 ``tests/test_device.py`` runs the same scenarios under pytest (not the
 rings: four emulated Picos on two cores take longer than its budget). Where the
