@@ -11,7 +11,7 @@ deploy tree as one file (firmware.bin, indexed by firmware.json): the heap
 gauge's tree (tools/memgauge.py: code.py, lib/, pisti_core/, assets/ with
 the .py docstrings blanked, the Adafruit libraries from the pinned wheels as
 .mpy, the stand-ins for CircuitPython's C modules), plus web_drive,
-web_screen, web_random, web_gc, web_board_feather and web_busio (.mpy) and
+web_screen, web_random, web_gc and web_board_feather (.mpy) and
 the board profiles. Every file the page loads is in DIR: no network at run
 time.
 """
@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import memgauge  # (tools/memgauge.py)
 
 PAGE = ("index.html", "page.mjs", "worker.mjs", "pisti.mjs", "style.css")
-MODULES = ("web_drive.py", "web_screen.py", "web_random.py", "web_gc.py", "web_board_feather.py", "web_busio.py")
+MODULES = ("web_drive.py", "web_screen.py", "web_random.py", "web_gc.py", "web_board_feather.py")
 PORT = os.path.join(memgauge.HERE, "node_modules", "@micropython", "micropython-webassembly-pyscript")
 # What the page's VM takes of its heapsize before the firmware runs: the GC's tables
 # (about 2.4 %, taken out by the worker) and, here, the stand-ins and the page's driver

@@ -34,8 +34,8 @@ def setup(seeded, entropy, width, height, feather=False):
         import web_random
         sys.modules["random"] = web_random
     web_screen.prepare(width, height)
-    import web_busio  # (over the heap gauge's busio stand-in)
-    sys.modules["busio"] = web_busio  # the two link cables told apart by their pins
+    import busio  # the heap gauge's stand-in: each link's UART told apart by its pins; the page's
+    busio.cables(1, 1)  # cables carry each link's bytes (uart_in, uart_out), both plugged
     import web_gc
     sys.modules["gc"] = web_gc  # gc.mem_free() as the board reports it
     with open(entropy, "rb") as f:
@@ -342,7 +342,7 @@ def error():
 def uart_in(hexed, link):
     """Link play (?link=1, ?cable=): bytes from another console's VM (hex)
     reach this one's busio.UART on ``link`` (1 the first cable's, 2 the
-    second's: web_busio; its receive buffer, a full one drops the rest as on
+    second's: busio.arrive; its receive buffer, a full one drops the rest as on
     the board)."""
     import binascii
     import busio
