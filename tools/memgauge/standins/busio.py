@@ -107,6 +107,19 @@ class UART:
             _uarts.remove(self)
 
 
+def _put(buf, n, data):
+    # data into buf from n on, as far as it fits (nothing allocated but the answer): (new n, bytes lost)
+    size = len(buf)
+    lost = 0
+    for x in data:
+        if n < size:
+            buf[n] = x
+            n += 1
+        else:
+            lost += 1
+    return n, lost
+
+
 class _Wire:
     # the bytes a link's UARTs wrote this tick (the driver takes them): preallocated
     def __init__(self):
@@ -115,12 +128,8 @@ class _Wire:
         self.lost = 0
 
     def append(self, b):
-        for x in b:
-            if self.n < _SENT:
-                self.buf[self.n] = x
-                self.n += 1
-            else:
-                self.lost += 1
+        self.n, lost = _put(self.buf, self.n, b)
+        self.lost += lost
 
 
 _wires = (None, _Wire(), _Wire())
@@ -141,13 +150,8 @@ def arrive(data, link=FIRST):
     for k in range(len(_uarts) - 1, -1, -1):
         u = _uarts[k]
         if u.link == link:
-            size = len(u._buf)
-            for x in data:
-                if u._n < size:
-                    u._buf[u._n] = x
-                    u._n += 1
-                else:
-                    u.dropped += 1
+            u._n, lost = _put(u._buf, u._n, data)
+            u.dropped += lost
             return len(data)
     return 0
 
