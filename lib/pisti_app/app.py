@@ -14,26 +14,21 @@ about every 10 ms by :func:`pisti_app.run`. Saves (:mod:`pisti_app.match.saves`)
 
 import gc
 
+import displayio
 import supervisor
 
 from pisti_app.texts import strings
 from pisti_app import util
+from pisti_app.board import Board
+from pisti_app.keys import Input
+from pisti_app.sound import Sound
 from pisti_app.util import const, forget, log_mem, release, ticks_diff
 
 _CHECKING = const(0)  # true for tools/apicheck.py only: the board compiles its blocks away
 if _CHECKING:  # (names the board has interned already: an import here costs nothing)
-    try:
-        from typing import Any  # noqa: F401 (named in type comments only: the board has no typing module)
-    except ImportError:
-        pass
-    import displayio
     import pisti_app.match.play
     import pisti_app.match.records
-    import pisti_app.match.saves
-    import pisti_app.match.demo  # noqa: F401 (named in a type comment only)
-    from pisti_app.board import Board
-    from pisti_app.keys import Input
-    from pisti_app.sound import Sound
+    import pisti_app.match.demo  # noqa: F401 (named in a type comment only: the board has no typing module)
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
 _DEMO_IDLE = const(30000)  # ms without a key (at the main menu) before the demo starts (pisti_app.match.demo)
@@ -48,34 +43,39 @@ class App:
     forget = staticmethod(forget)  # unload modules no longer used (pisti_app.util.forget)
 
     def __init__(self, hw, resume=False):
+        self.now = supervisor.ticks_ms()
+        hw = self.hw = Board(hw, self.now)  # (hw's own module is unloaded once the app runs)
+        self.display, self.width, self.height = hw.display, hw.width, hw.height
+        self.input = Input(hw.keys, hw.key_names)
+        strings.set_buttons(self.input.three)  # key help for this board's buttons
+        self.sound = Sound(hw.buzzer)
+        self.outside_bots = {}  # seat -> bot or factory: see seat_bot()
+        self.play = None  # type: pisti_app.match.play.Play | None  # the match in play (or a link game's set-up)
+        self.resumed = False  # this boot went back into the kept game (pisti_app.match.begin.resume_kept)
+        self.restart = False  # run() restarts the board into the saved game (a link game's start)
+        self.linked_boot = False  # a link game was played since this boot
+        self.kept = None  # a game left to Continue (pisti_app.match.saves.Kept), saved in nvm
+        self.refreshes = 0  # display refreshes since boot
+        self.dirty = True  # the display is refreshed at the end of the tick
+        self._blank = displayio.Group()  # shown while one screen is replaced by another
+        self.stack = []
+        self._codes = []
+        self._changed = False  # a screen change to collect (and log) at the next tick
+        self.todo = None  # (function, args) to run at the end of this tick: later()
+        # Set at boot by pisti_app.startup.init (whose code is not kept once the console runs):
+        self.memlog = 0  # PISTI_MEMLOG (2: also the modules loaded)
+        self.shown = None  # PISTI_MEMLOG, link play: the position of another console's play this tick draws
+        self.records = None  # type: pisti_app.match.records.Records  # pyright: ignore[reportAttributeAccessIssue] (set by init)
+        self.prefs = {}  # type: dict
+        self.demo = None  # type: pisti_app.match.demo.Demo | None  # the demo while one plays (watch())
+        self.delay_override = None  # type: int | None  # PISTI_DELAY
+        self.below = None  # Match's default, os.urandom (T-6); pisti_app.startup.seeded_below with PISTI_SEED
+        self.notices = []  # type: list  # this boot's, one line each: the saves, then the settings ignored
+        self._menus = None
         from pisti_app.startup import init
-        start, target, rated, bad = init(self, hw)  # the state, the hardware, the settings, the saves
+        start, target, rated, bad = init(self, hw)
         init = None
         forget("pisti_app.startup")  # read once
-        if _CHECKING:  # the state as pyright reads it (pisti_app.startup.init sets it, its code not kept)
-            self.now = 0
-            self.hw = Board(hw, 0)
-            self.display = self.hw.display
-            self.width = self.height = self.refreshes = self.memlog = 0
-            self.input = Input(hw.keys, hw.key_names)
-            self.sound = Sound(hw.buzzer)
-            self.outside_bots = {}  # type: dict
-            self.play = None  # type: pisti_app.match.play.Play | None  # the match in play (or a link's set-up)
-            self.resumed = self.restart = self.linked_boot = self._changed = False
-            self.dirty = True
-            self.kept = None  # type: pisti_app.match.saves.Kept | None
-            self._blank = displayio.Group()
-            self.stack = []  # type: list
-            self._codes = []  # type: list
-            self.todo = None  # type: tuple | None
-            self.shown = None  # type: str | None
-            self.records = None  # type: pisti_app.match.records.Records  # pyright: ignore[reportAttributeAccessIssue]
-            self.prefs = {}  # type: dict
-            self.demo = None  # type: pisti_app.match.demo.Demo | None
-            self.delay_override = None  # type: int | None
-            self.below = None  # type: Any
-            self.notices = []  # type: list
-            self._menus = None  # type: Any
         go = None if start is None else (start[0], start[1], start[2], target, rated)
         first = resume and self.kept is not None  # a restart (out of memory, a link game's start): no splash
         if first or (go and not bad and self.kept is not None):

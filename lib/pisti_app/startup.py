@@ -213,53 +213,12 @@ def saved(app):
     return [] if st == "ok" else [strings.t(k)]
 
 
-def _state(app, hw):
-    """The :class:`pisti_app.app.App`'s state on hardware ``hw``, its defaults
-    before the settings: here, so that the running app does not keep this
-    code (its class declares the same names for pyright)."""
-    import displayio
-    import supervisor
-    from pisti_app.board import Board
-    from pisti_app.keys import Input
-    from pisti_app.sound import Sound
-    from pisti_app.texts import strings
-    app.now = supervisor.ticks_ms()
-    hw = app.hw = Board(hw, app.now)  # (hw's own module is unloaded once the app runs)
-    app.display, app.width, app.height = hw.display, hw.width, hw.height
-    app.input = Input(hw.keys, hw.key_names)
-    strings.set_buttons(app.input.three)  # key help for this board's buttons
-    app.sound = Sound(hw.buzzer)
-    app.outside_bots = {}  # seat -> bot or factory: see seat_bot()
-    app.play = None  # the match in play (or a link game's set-up)
-    app.resumed = False  # this boot went back into the kept game (pisti_app.match.begin.resume_kept)
-    app.restart = False  # run() restarts the board into the saved game (a link game's start)
-    app.linked_boot = False  # a link game was played since this boot
-    app.kept = None  # a game left to Continue (pisti_app.match.saves.Kept), saved in nvm
-    app.refreshes = 0  # display refreshes since boot
-    app.dirty = True  # the display is refreshed at the end of the tick
-    app._blank = displayio.Group()  # shown while one screen is replaced by another
-    app.stack = []
-    app._codes = []
-    app._changed = False  # a screen change to collect (and log) at the next tick
-    app.todo = None  # (function, args) to run at the end of this tick: later()
-    app.memlog = 0  # PISTI_MEMLOG (2: also the modules loaded)
-    app.shown = None  # PISTI_MEMLOG, link play: the position of another console's play this tick draws
-    app.prefs = {}
-    app.demo = None  # the demo while one plays (watch())
-    app.delay_override = None  # PISTI_DELAY
-    app.below = None  # Match's default, os.urandom (T-6); pisti_app.startup.seeded_below with PISTI_SEED
-    app.notices = []  # this boot's, one line each: the saves, then the settings ignored
-    app._menus = None
-
-
 def init(app, hw):
     """The :class:`pisti_app.app.App`'s boot, after its screens' state: the
     settings, the saves and the preferences, the language, the random
     seed, the game kept, the notices. Returns (start, target, rated, the
     settings ignored) for the first screen."""
     # The App's own boot, kept out of its class (loaded only to boot).
-    _state(app, hw)
-    hw = app.hw
     import random
     from pisti_app.texts import strings
     from pisti_app.match.saves import default_prefs
