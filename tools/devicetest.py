@@ -151,9 +151,9 @@ YEDILI_PLAY = ["A", "RIGHT", "A", "RIGHT", "A", "RIGHT", "UP", "A", "A", "DOWN"]
 # name: what it plays. image (IMAGES), plan (or plans: host and guest, two
 # consoles wired UART to UART), until (emulated ms at most), cut (the cable dead
 # from emulated ms, for ms), power (a console's program stopped at emulated ms
-# and started again that many ms later: a power cut, see _console), frames to compare with the simulator's (its key
-# script -> the device frame: "menu" the frame before the first press,
-# "after:N" the one before press N+1).
+# and started again that many ms later: a power cut, see _console), frames to
+# compare with the simulator's (its key script -> the device frame: "menu" the
+# frame before the first press, "after:N" the one before press N+1).
 SCENARIOS = {
     "pisti2": dict(title="Pişti 2p vs Usta, a hand, Leave (.py)", image="pico", until=90000,
                    plan=_plan(PISTI2_USTA, ["A"], leave=True),

@@ -80,6 +80,7 @@ LINK_MODES = ("link_pisti2", "link_yedili4")
 # console's person plays its seat to the match end.
 RING_CONSOLES = {"ring_pisti4": 4, "ring_yedili3": 3, "ring_yedili4": 4}  # each console's person at a seat
 RING_MODES = tuple(RING_CONSOLES)
+ALL_MODES = MODES + LINK_MODES + RING_MODES
 DEVICE_HEAP = 171264  # gc.mem_free() at a fresh REPL on the Pico (DEVICE.md)
 LIBRARIES = ("adafruit_display_text", "adafruit_bitmap_font", "adafruit_displayio_ssd1306.py",
              "adafruit_ticks.py")
@@ -104,7 +105,8 @@ CALIBRATE = ("adafruit_ticks", "adafruit_displayio_ssd1306",
              "pisti_core.linkproto", "pisti_core.linkrx", "pisti_app.link.remote",
              # a ring's, in the order a ring game loads them
              "pisti_core.ringdefs", "pisti_core.ringnet", "pisti_core.ringgame", "pisti_core.ringproto",
-             "pisti_core.ringrx", "pisti_core.ringdeal", "pisti_core.ringview", "pisti_app.link.ringplay")
+             "pisti_core.ringsetup", "pisti_core.ringcheck", "pisti_core.ringrx", "pisti_core.ringdeal",
+             "pisti_core.ringview", "pisti_app.link.ringplay")
 
 
 def site_packages():
@@ -453,8 +455,8 @@ def main(argv=None):
     ap.add_argument("--cap", type=int, default=0, metavar="BYTES",
                     help="heap capped at BYTES free at a fresh VM, growth refused (the Pico: %d)"
                     % DEVICE_HEAP)
-    ap.add_argument("--modes", default=",".join(MODES + LINK_MODES + RING_MODES),
-                    help="comma list of %s (default all)" % ",".join(MODES + LINK_MODES + RING_MODES))
+    ap.add_argument("--modes", default=",".join(ALL_MODES),
+                    help="comma list of %s (default all)" % ",".join(ALL_MODES))
     ap.add_argument("--project-mpy", action="store_true",
                     help="deploy lib/ and pisti_core/ as .mpy too (default: .py sources)")
     ap.add_argument("--mpy-cross", metavar="PATH",
@@ -481,9 +483,9 @@ def main(argv=None):
     ap.add_argument("-q", "--quiet", action="store_true", help="no notes while running")
     a = ap.parse_args(argv)
     modes = [m.strip() for m in a.modes.split(",") if m.strip()]
-    bad = [m for m in modes if m not in MODES + LINK_MODES + RING_MODES]
+    bad = [m for m in modes if m not in ALL_MODES]
     if bad or not modes:
-        ap.error("--modes: %s (use %s)" % (",".join(bad) or "none", ",".join(MODES + LINK_MODES + RING_MODES)))
+        ap.error("--modes: %s (use %s)" % (",".join(bad) or "none", ",".join(ALL_MODES)))
     solo = [m for m in modes if m in MODES]
     link = [m for m in modes if m in LINK_MODES + RING_MODES]
     if a.calibrate:
