@@ -201,11 +201,11 @@ def test_L11_L14_a_ring_match_completes_on_every_console(ring_gauge, mode):
 # 48 KB. A ring console holds more than a two-console one (both cables, the ring's lock and view), so it
 # has caps of its own; the board's room is what keeps them honest.
 RING_MAX = {
-    # a whole match of four (tree 85113d8): the gauge 118,970 B live; the board's lowest, a table: 53,336 free
+    # a whole match of four: the gauge 118,970 B live; the board's lowest, a table: 53,336 free
     "ring_pisti4": 118970 + int(BOARD_ROOM * (53336 - 49152)),  # 122,526 B live
-    # a hand of four (tree c74a2ac): the gauge 119,472 B live; the board's lowest, a table: 49,752 free
+    # a hand of four: the gauge 119,472 B live; the board's lowest, a table: 49,752 free
     "ring_yedili4": 119472 + int(BOARD_ROOM * (49752 - 49152)),  # 119,982 B live
-    # a hand of three (tree b61e30f): the gauge 123,574 B live; the board's lowest, a table: 51,560 free
+    # a hand of three: the gauge 123,574 B live; the board's lowest, a table: 51,560 free
     "ring_yedili3": 123574 + int(BOARD_ROOM * (51560 - 49152)),  # 125,620 B live
 }
 
