@@ -13,7 +13,6 @@ a resume after a power cut. Each function takes the
 from pisti_core import ringproto as R
 from pisti_core.linkrec import CONNECT, DEAL, DECLINED, HOST, OFFERED, SETUP, LinkError, b16
 from pisti_core.ringdefs import PHASES, STATUS
-from pisti_core.ringnet import Ring
 
 
 def _d():
@@ -25,7 +24,10 @@ def _d():
 def init(lk, ports, role, firmware, now, me, key, levels, urandom, last_ses, quiet):
     """A new :class:`pisti_core.ringgame.RingLock`'s state (its constructor's
     arguments): here, with the set-up's code, so that a console at its table
-    does not keep this code loaded."""
+    does not keep this code loaded. The ring's cables (:mod:`pisti_core.ringnet`)
+    are compiled here, once this module's code is in place, not while it loads:
+    the two compiled back to back need a larger free block."""
+    from pisti_core.ringnet import Ring
     lk.urandom = urandom
     r = urandom(4)
     lk.me = me if me else r[0] % 254 + 1
