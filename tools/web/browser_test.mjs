@@ -262,7 +262,7 @@ try {
 // row), the others join and take the offer, and each plays a card when its turn comes. spec.keys[i]: console
 // i's keyboard keys for UP, DOWN, RIGHT, OK; spec.focus: the linked page's ring, whose keyboard plays the
 // console in focus (the digit i+1 first). spec.probe: first, at the menus, each console's two link UARTs
-// opened (pisti.probe) and marked (its letter and the port), and what each heard (res.probe: per console
+// opened (pisti.probe("")), then marked (its letter and the port), and what each heard (res.probe: per console
 // [first's, second's]); spec.drive false: only that. spec.out: the result's name (default "link", or
 // "linkTabs" with spec.tabs).
 async function linkPlay(spec) {
@@ -285,6 +285,7 @@ async function linkPlay(spec) {
     if (spec.probe) { // each console's UARTs marked, then what each heard
       const each = (fn) => (tabs ? Promise.all(tabs.map((x, i) => x.page.evaluate(fn, [i])))
         : page.evaluate((f) => Promise.all(pisti.units().map((u, i) => eval(f)([i], u))), fn.toString()));
+      await each((a, u) => (u || pisti).probe("")); // every console's UARTs open before the first mark
       const opened = await each((a, u) => (u || pisti).probe("ABCD"[a[0]]));
       await page.waitForTimeout(spec.probe.ms || 500);
       res.probe = await each((a, u) => (u || pisti).probe());

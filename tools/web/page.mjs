@@ -370,8 +370,9 @@ pisti.uartIn = (hex, port = 1) => {
   if (worker && pisti.state === "running") worker.postMessage({ type: "uart", hex, port });
 };
 pisti.press = press;
-// For tests: both link UARTs opened as the firmware opens a ring's, tag+"1" sent on the first and tag+"2" on
-// the second ("" or the error's text); then, with no tag, what they heard ([first's, second's]), both closed.
+// For tests: both link UARTs opened as the firmware opens a ring's (unless open), then for a tag, tag+"1" sent on
+// the first and tag+"2" on the second ("" or the error's text); with no tag, what they heard ([first's,
+// second's]), both closed.
 pisti.probe = (tag) => new Promise((done) => {
   if (!worker) return done(null);
   const id = Math.random();

@@ -325,8 +325,8 @@ export class Console {
     return [a, b];
   }
 
-  // A test hook: both link UARTs opened as the firmware opens a ring's, `tag`+"1" sent on the
-  // first and `tag`+"2" on the second ("" or the error's text); then what they heard, as
+  // A test hook: both link UARTs opened as the firmware opens a ring's (unless open), then for a
+  // `tag`, `tag`+"1" sent on the first and `tag`+"2" on the second ("" or the error's text); then what they heard, as
   // [first's text, second's text], both closed (web_drive.probe_open, probe_read).
   probeOpen(tag) {
     const r = this.f.probe_open(tag);

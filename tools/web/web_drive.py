@@ -368,20 +368,23 @@ _probe = None  # probe_open's two UARTs until probe_read
 
 def probe_open(tag):
     """A test hook (the page's pisti.probe): both link UARTs opened as the firmware opens a
-    ring's (pisti_app.link.linkport.open_ring: the pins from settings.toml), ``tag`` + "1" written
-    on the first and ``tag`` + "2" on the second. Returns "" (or the error's text)."""
+    ring's (pisti_app.link.linkport.open_ring: the pins from settings.toml), unless open already;
+    then, for a ``tag``, ``tag`` + "1" written on the first and ``tag`` + "2" on the second (a
+    test opens every console's first, then marks them: bytes that come to a UART not yet opened
+    are not kept). Returns "" (or the error's text)."""
     global _probe
-    from pisti_app.link.linkport import open_ring
-    from pisti_app.util import forget
-    try:
-        ports = open_ring()
-    except BaseException as e:
-        return "%s: %s" % (type(e).__name__, e)
-    finally:
-        forget("pisti_app.link.linkport")
-    _probe = ports
-    ports[0].write((tag + "1").encode())
-    ports[1].write((tag + "2").encode())
+    if _probe is None:
+        from pisti_app.link.linkport import open_ring
+        from pisti_app.util import forget
+        try:
+            _probe = open_ring()
+        except BaseException as e:
+            return "%s: %s" % (type(e).__name__, e)
+        finally:
+            forget("pisti_app.link.linkport")
+    if tag:
+        _probe[0].write((tag + "1").encode())
+        _probe[1].write((tag + "2").encode())
     return ""
 
 

@@ -11,7 +11,7 @@
 // {type: "status", id}, {type: "uart", hex, port} (link play: bytes from
 // another console for this one's UART on port 1, the first cable's, or 2,
 // the second's), {type: "probe", id, tag} (a test hook: both link UARTs
-// opened, tag+"1" and tag+"2" sent), {type: "probe", id} (what they heard;
+// opened unless open, then tag+"1" and tag+"2" sent), {type: "probe", id} (what they heard;
 // closed). To the page: "resize" (gc.mem_free() was not the cap: start
 // again with this bigger heapsize), "loaded" (the VM is up), "booted", "frame", "lines", "nvm",
 // "heap", "beat" (still ticking), "oom" (the firmware's notice is on the
