@@ -100,8 +100,9 @@ class Channel:
 
     # -- the loop ------------------------------------------------------------------
     def poll(self, now):
-        """Read, acknowledge, resend; the messages delivered, in order."""
-        got = []
+        """Read, acknowledge, resend; the messages delivered, in order (a
+        shared empty tuple when none: a tick with nothing allocates nothing)."""
+        got = ()
         port = self.port
         n = port.in_waiting
         frames = self._frames
@@ -131,6 +132,8 @@ class Channel:
             ack_due = True
             if f.seq == self.rx:
                 self.rx = (self.rx + 1) & 255
+                if not got:
+                    got = []
                 got.append((typ, f.payload))
             else:
                 self.dupes += 1

@@ -47,7 +47,9 @@ GONE_MS = const(180000)  # L-8: a link lost for longer ends the game
 ANSWER_MS = const(5000)  # L-1: no hello in this long: nobody (or no pisti) on the cable
 DEAL_HOLD_MS = const(2000)  # the longest a deal waits for the app to show the hand's last play
 
-_RARE = ("linkrx", "linkproto")  # the code between hands (see the module's text)
+# The code between hands (see the module's text), by full name: the shed at every tick looks them up
+# without making a string.
+_RARE = ("pisti_core.linkrx", "pisti_core.linkproto")
 
 
 def _rx():
@@ -246,13 +248,12 @@ class Lockstep:
     def shed(self):
         """Unload the code between hands (imported again when next needed)."""
         mods = sys.modules
-        pkg = mods.get("pisti_core")
-        for n in _RARE:
-            full = "pisti_core." + n
+        for full in _RARE:
             if full in mods:
                 del mods[full]
-            if pkg is not None and hasattr(pkg, n):
-                delattr(pkg, n)
+                pkg = mods.get("pisti_core")
+                if pkg is not None and hasattr(pkg, full[11:]):
+                    delattr(pkg, full[11:])
 
     def _on_action(self, hd, ply, a, dg):
         if self.phase == DEAL:

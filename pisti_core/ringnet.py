@@ -53,6 +53,14 @@ _QUEUE_LOST = const(6)  # messages kept waiting on a cable that is not heard
 _RESEND_MAX = const(120)  # the longest wait before a frame is sent again (a ring carries more than one link)
 
 
+def _add(out, msg):
+    """``out`` with ``msg`` added (a new list in place of the shared empty tuple)."""
+    if not out:
+        out = []
+    out.append(msg)
+    return out
+
+
 class Ring:
     """``Ring(ports, me, hello, now, seq)``: ``ports`` the two UARTs (either
     may be None), ``me`` this console's ring id (1..254), ``hello`` the
@@ -194,12 +202,14 @@ class Ring:
 
     # -- the loop --------------------------------------------------------------------
     def poll(self, now):
-        """Run both cables; the messages for this console, in order."""
-        out = []
-        for i in range(2):
+        """Run both cables; the messages for this console, in order (a shared
+        empty tuple when none: a tick with nothing allocates nothing)."""
+        out = ()
+        for k in range(3):
+            i = k & 1
             c = self.chans[i]
-            if c is None:
-                continue
+            if c is None or k == 2 and (c.out is not None or not c.queue):
+                continue  # (k 2: the first cable again, when a message passed on to it can go now, not next tick)
             got = c.poll(now)
             if c.wait > _RESEND_MAX:
                 c.wait = _RESEND_MAX
@@ -209,7 +219,7 @@ class Ring:
                         # a neighbour's new session: it starts afresh, and what waited for it is gone
                         self.hop_sessions[i] = c.sessions
                         c.send(HELLO, self.hello)
-                        out.append((-1 - i, HELLO, p))
+                        out = _add(out, (-1 - i, HELLO, p))
                     continue
                 if len(p) < HEAD:
                     continue
@@ -217,7 +227,7 @@ class Ring:
                 if o == self.me:
                     # our own come round, from this boot or one before, or another console's that drew the
                     # same id (even the same session byte): the game tells them apart by the hello's stamp
-                    out.append((o, typ, p[HEAD:]))
+                    out = _add(out, (o, typ, p[HEAD:]))
                     continue
                 self.heard[o] = now  # (a message seen before says the console is there too)
                 if not self._new(o, p[1], p[2]):
@@ -225,7 +235,7 @@ class Ring:
                     continue
                 dst = p[3]
                 if dst == ALL or dst == self.me:
-                    out.append((o, typ, p[HEAD:]))
+                    out = _add(out, (o, typ, p[HEAD:]))
                 if dst != self.me and p[4] > 1:
                     self.forwarded += 1
                     self._queue(1 - i, typ, p[0:4] + bytes((p[4] - 1,)) + p[HEAD:], now)

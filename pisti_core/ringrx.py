@@ -151,13 +151,15 @@ def timers(lk, now):
     if not lk.started or lk.phase not in _GAME:
         return
     s = lk.setup
-    gone = []
+    gone = ()  # (a list once a console is gone: the timers allocate nothing while all are heard)
     alive = 0
     for i in range(s.players):
         cid = s.people[i]
         if not cid or cid == lk.me or lk.left >> i & 1:
             continue
         if lk.net.since(cid, now) > R.GONE_MS:
+            if not gone:
+                gone = []
             gone.append(i)
         else:
             alive += 1

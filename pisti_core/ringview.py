@@ -26,12 +26,15 @@ def consoles(lk, now):
 
 def lost(lk, now):
     """The seated consoles not heard for :data:`pisti_core.ringdefs.LOST_MS` (L-15), whose
-    people have not left."""
-    out = []
+    people have not left; a shared empty tuple when none (the screens ask at every tick: nothing
+    allocated then)."""
+    out = ()
     if lk.setup is not None and lk.started:
         for s in range(lk.setup.players):
             cid = lk.setup.people[s]
             if cid and cid != lk.me and not lk.left >> s & 1 and lk.net.since(cid, now) > R.LOST_MS:
+                if not out:
+                    out = []
                 out.append(cid)
     return out
 

@@ -69,11 +69,11 @@ def rare_modules():
     patch the modules they imported."""
     import pisti_core
     from pisti_core import linkgame
-    kept = {n: sys.modules.get("pisti_core." + n) for n in linkgame._RARE}
+    kept = {n: sys.modules.get(n) for n in linkgame._RARE}
     yield
     for n, mod in kept.items():
-        sys.modules["pisti_core." + n] = mod
-        setattr(pisti_core, n, mod)
+        sys.modules[n] = mod
+        setattr(pisti_core, n.rpartition(".")[2], mod)
 
 
 @pytest.fixture(autouse=True)

@@ -637,9 +637,19 @@ def ports(i):
     a, b = wires[i]
     c, d = wires[i - 1]
     return End(a, b), End(d, c)
-locks = [RingLock(ports(i), linkrec.HOST if i == 0 else linkrec.GUEST, "mp", 0, None, None, ("random",),
-                  Rand(i + 1)) for i in range(n)]
+if n == 2:  # two consoles, one cable: the board's lean Lockstep (the code between hands unloaded)
+    from pisti_core import linkgame, linkproto
+    locks = [linkgame.Lockstep(End(wires[0][0], wires[0][1]), linkrec.HOST, "mp", 0,
+                               linkproto.Setup("yedili", 4, None, False, 1, [None, None, "random", "random"]),
+                               ("random",), Rand(1), lean=True),
+             linkgame.Lockstep(End(wires[0][1], wires[0][0]), linkrec.GUEST, "mp", 0, None, ("random",), Rand(2),
+                               lean=True)]
+else:
+    locks = [RingLock(ports(i), linkrec.HOST if i == 0 else linkrec.GUEST, "mp", 0, None, None, ("random",),
+                      Rand(i + 1)) for i in range(n)]
 pick = Rand(77)
+idle = len(sys.argv) > 2  # the idle ticks' allocation: the first 12 actions, then nobody acts
+acted = 0
 t = 0
 offered = False
 while t < 3000000:
@@ -649,15 +659,31 @@ while t < 3000000:
         del lk.notices[:]  # (the screens read them)
         if lk.phase == linkrec.OFFERED:
             lk.answer(True)
-        if lk.to_act() >= 0:
+        if lk.to_act() >= 0 and not (idle and acted >= 12):
             legal = lk.match.hand.legal()
             lk.act(legal[pick(1)[0] % len(legal)])
-    if not offered and len(V.consoles(locks[0], t)) == n:
+            acted += 1
+    if not offered and n > 2 and len(V.consoles(locks[0], t)) == n:  # (two: the host offers at the hello)
         people = [lk.me for lk in locks] + [0] * (4 - n)
         locks[0].offer(R.RingSetup("yedili", 4, None, False, people, [None] * n + ["random"] * (4 - n)))
         offered = True
-    if offered and all(lk.phase == linkrec.OVER for lk in locks):
+    if offered and all(lk.phase == linkrec.OVER for lk in locks) or idle and acted >= 12:
         break
+if idle:
+    import gc
+    for _ in range(100):  # what was sent taken
+        t += 4
+        for lk in locks:
+            lk.poll(t)
+    gc.collect()
+    gc.disable()
+    base = gc.mem_alloc()
+    for _ in range(500):  # two seconds of 4 ms ticks, a person thinking
+        t += 4
+        for lk in locks:
+            lk.poll(t)
+    print("idle", (gc.mem_alloc() - base) // (500 * n), [lk.phase for lk in locks])
+    raise SystemExit
 recs = set(linkrec.record(lk.match, lk.hands_done, lk.rot) for lk in locks)
 print("ok" if len(recs) == 1 and locks[0].phase == linkrec.OVER else "differ", locks[0].hands_done, t)
 '''
@@ -671,6 +697,22 @@ def mpy_build(tmp_path_factory):
     with open(os.path.join(out, "ring.py"), "w", encoding="utf-8") as f:
         f.write(MP_RING)
     return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_L4_an_idle_link_tick_allocates_next_to_nothing_under_micropython(mpy_build, n):
+    """A linked console's tick while a person thinks (two consoles' lean
+    Locksteps, or a ring's locks: every console's poll,
+    4 ms apart, for two emulated seconds mid-hand) allocates a few bytes on
+    average (the keepalives and the rare status), not a list or a module
+    name each tick: the garbage it makes sets how often the board stops
+    for a collection, in the middle of showing a play."""
+    from tools import mpy
+    r = mpy.run(os.path.join(mpy_build, "ring.py"), "1M", path=(mpy_build,), args=(str(n), "idle"), timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    words = r.stdout.split(None, 2)
+    assert words[0] == "idle" and "play" in words[2], r.stdout
+    assert int(words[1]) <= 24, "%s B a console's idle tick (this 64-bit build)" % words[1]
 
 
 @pytest.mark.parametrize("n", [3, 4])

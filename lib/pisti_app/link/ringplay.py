@@ -24,8 +24,10 @@ from pisti_app.link.remote import LinkPlay
 from pisti_app.util import forget
 
 
-# pisti_core's code between the hands (and before a game): unloaded during one on the board
-_BETWEEN = ("ringdeal", "linkproto", "ringsetup", "ringproto", "ringcheck")
+# pisti_core's code between the hands (and before a game): unloaded during one on the board (full names: the
+# shed at every tick looks them up without making a string)
+_BETWEEN = ("pisti_core.ringdeal", "pisti_core.linkproto", "pisti_core.ringsetup", "pisti_core.ringproto",
+            "pisti_core.ringcheck")
 
 
 class RingLink(RingLock):
@@ -54,8 +56,8 @@ class RingLink(RingLock):
         """Unload the code between hands (imported again when next needed)."""
         mods = sys.modules
         for name in _BETWEEN:
-            if "pisti_core." + name in mods:
-                forget("pisti_core." + name)  # (a no-op on the desktop: pisti_app.util.KEEP)
+            if name in mods:
+                forget(name)  # (a no-op on the desktop: pisti_app.util.KEEP)
 
     def after_action(self):
         m = self.match
