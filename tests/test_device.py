@@ -177,11 +177,16 @@ def test_latency_times_a_play_from_its_press_to_each_other_consoles_frame():
                                    "presses": [("A", 10370)]},
                         "guest2": {"plays": [("shown", "0:3", base + 10090), ("shown", "0:4", base + 10395)],
                                    "presses": []}}}
-    assert dt.latency(res) == {"next": [40, 25], "others": [80, 30]}  # (guest1's next is guest2)
+    assert dt.latency(res) == {"next": [40, 25], "others": [80, 30], "late": []}  # (guest1's next is guest2)
     wrap = (1 << 29) - base  # ms after power-on at which ticks_ms() wraps to 0
     late = {"consoles": {"host": {"plays": [("sent", "1:0", 20)], "presses": [("A", wrap + 5)]},
                          "guest": {"plays": [("shown", "1:0", 61)], "presses": []}}}
-    assert dt.latency(late) == {"next": [56], "others": []}  # (a play after the wrap: from its press)
+    assert dt.latency(late) == {"next": [56], "others": [], "late": []}  # (a play after the wrap: from its press)
+    # a console booting into the game when the play was pressed: from its table's coming up
+    guest = dt.parse_serial("mem table free=60000 ms=%d\nshown 0:3 ms=%d\n" % (base + 10500, base + 10530))
+    res["consoles"]["guest1"] = dict(guest, plays=guest["plays"] + [("sent", "0:4", base + 10380)],
+                                     presses=[("A", 10370)])
+    assert dt.latency(res) == {"next": [25], "others": [80, 30], "late": [30]}
 
 
 def test_a_power_cuts_ctrl_c_is_not_an_error_but_any_other_traceback_is():

@@ -376,15 +376,17 @@ _PLAY = re.compile(r"^(sent|shown) (\d+:\d+) ms=(\d+)")  # a link play sent (the
 
 
 def parse_serial(text):
-    """{mems: [(screen, free)], bots: [(level, ms)], plays: [(sent|shown, hand:ply, ticks)], errors: [lines],
-    reboots} from the raw serial output."""
+    """{mems: [(screen, free)], bots: [(level, ms)], plays: [(sent|shown, hand:ply, ticks)], tables: [ticks
+    a table came up], errors: [lines], reboots} from the raw serial output."""
     text = re.sub(r"\x1b\][^\x07\x1b]*(\x07|\x1b\\)", "", text).replace("\r", "")
-    mems, bots, plays, errors = [], [], [], []
+    mems, bots, plays, tables, errors = [], [], [], [], []
     lines = text.split("\n")
     for i, line in enumerate(lines):
         m = _MEM.match(line)
         if m:
             mems.append((m.group(1), int(m.group(2))))
+            if m.group(1) == "table":
+                tables.append(int(m.group(3)))
             continue
         m = _PLAY.match(line)
         if m:
@@ -399,7 +401,8 @@ def parse_serial(text):
                 end += 1
             if end >= len(lines) or not lines[end].startswith("KeyboardInterrupt"):  # (Ctrl-C: a power cut, below)
                 errors.append("\n".join(lines[i:max(i + 12, end + 1)]))
-    return {"mems": mems, "bots": bots, "plays": plays, "errors": errors, "reboots": text.count("soft reboot")}
+    return {"mems": mems, "bots": bots, "plays": plays, "tables": tables, "errors": errors,
+            "reboots": text.count("soft reboot")}
 
 
 TICKS_AT_POWER_ON = (1 << 29) - 65536  # CircuitPython's supervisor.ticks_ms() at power-on (it wraps soon after)
@@ -415,11 +418,13 @@ def latency(res):
     """A person's play on one console shown on the others (L-4), from the
     ``sent``/``shown`` lines and the press log: per play, ms from the press
     (the last one before its console sent it) to the frame that draws it on
-    each other console. ``{"next": [ms], "others": [ms]}``: ``next`` the
-    console on the presser's first cable (the next in a ring; the other one
-    of two), ``others`` every other console."""
+    each other console. ``{"next": [ms], "others": [ms], "late": [ms]}``:
+    ``next`` the console on the presser's first cable (the next in a ring;
+    the other one of two), ``others`` every other console; ``late`` a play
+    pressed before that console's table was up (it was booting into the
+    game, or starting again after a power cut), from the moment it was."""
     tags = list(res["consoles"])
-    out = {"next": [], "others": []}
+    out = {"next": [], "others": [], "late": []}
     for i, tag in enumerate(tags):
         con = res["consoles"][tag]
         for kind, pos, ticks in con.get("plays", []):
@@ -431,8 +436,15 @@ def latency(res):
                 if j == i:
                     continue
                 seen = [t for k, p, t in res["consoles"][other].get("plays", []) if k == "shown" and p == pos]
-                if seen:
-                    out["next" if j == (i + 1) % len(tags) else "others"].append(ticks_ms_at(seen[0]) - press)
+                if not seen:
+                    continue
+                shown = ticks_ms_at(seen[0])
+                up = max([ticks_ms_at(t) for t in res["consoles"][other].get("tables", [])
+                          if ticks_ms_at(t) <= shown] or [0])
+                if up > press:
+                    out["late"].append(shown - up)
+                else:
+                    out["next" if j == (i + 1) % len(tags) else "others"].append(shown - press)
     return out
 
 
@@ -723,11 +735,13 @@ def main(argv=None):
                 tag, con["run"].get("emulated_ms"), con["run"].get("exit"), len(con["errors"]),
                 len(con["bots"]), worst))
         lat = latency(res)
-        for k in ("next", "others"):
+        for k in ("next", "others", "late"):
             ms = sorted(lat[k])
             if ms:
                 print("  a play shown on the %s: median %d ms, worst %d ms (%d plays)" % (
-                    "next console" if k == "next" else "other consoles", ms[len(ms) // 2], ms[-1], len(ms)))
+                    {"next": "next console", "others": "other consoles",
+                     "late": "consoles whose table came up after its press, from then"}[k],
+                    ms[len(ms) // 2], ms[-1], len(ms)))
     print(table_md(results))
     if args.report:
         write_report(results)
