@@ -141,6 +141,9 @@ class App:
         self.hw.tick(self, now, (dm.awake(now) if dm is not None else not self.idle()) or (tm is not None and tm.warn))
         if self.dirty and self.hw.nap < 2:  # (off: the frame waits for the wake)
             self.dirty = False
+            p = self.play  # (the link once more: what came while drawing acknowledged and passed on, L-4's 100 ms)
+            if p is not None and p.link is not None:
+                p.link.lock.poll(supervisor.ticks_ms())
             self.display.refresh()
             self.refreshes += 1
             if self.shown is not None:  # (another console's play is on the screen now: its latency, L-4; print: None)
@@ -160,10 +163,7 @@ class App:
         return SPEEDS[self.prefs["speed"]]
 
     # -- screens -----------------------------------------------------------------
-    @property
-    def screen(self):
-        """The screen on top."""
-        return self.stack[-1]
+    screen = property(lambda self: self.stack[-1])  # the screen on top
 
     def show(self, screen):
         """Make ``screen`` the only one."""
