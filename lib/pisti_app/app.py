@@ -32,6 +32,7 @@ if _CHECKING:  # (names the board has interned already: an import here costs not
 
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
 _DEMO_IDLE = const(30000)  # ms without a key (at the main menu) before the demo starts (pisti_app.match.demo)
+_SPARE = const(16384)  # B free under which a link game collects after a frame (a play's showing makes less garbage)
 
 
 class App:
@@ -141,13 +142,13 @@ class App:
         self.hw.tick(self, now, (dm.awake(now) if dm is not None else not self.idle()) or (tm is not None and tm.warn))
         if self.dirty and self.hw.nap < 2:  # (off: the frame waits for the wake)
             self.dirty = False
-            p = self.play  # (the link once more: what came while drawing acknowledged and passed on, L-4's 100 ms)
-            if p is not None and p.link is not None:
-                p.link.lock.poll(supervisor.ticks_ms())
             self.display.refresh()
             self.refreshes += 1
             if self.shown is not None:  # (another console's play is on the screen now: its latency, L-4; print: None)
                 self.shown = print("shown %s ms=%d" % (self.shown, supervisor.ticks_ms()))
+            p = self.play
+            if p is not None and p.link is not None and not util.KEEP and gc.mem_free() < _SPARE:
+                gc.collect()  # (now, with the frame out, not in the middle of showing the next play: L-4's 100 ms)
 
     def idle(self):
         """True when nothing happens until a key is pressed (for the simulator)."""
@@ -158,9 +159,7 @@ class App:
 
     def delay(self):
         """Milliseconds a play stays on screen before the next bot step."""
-        if self.delay_override is not None:
-            return self.delay_override
-        return SPEEDS[self.prefs["speed"]]
+        return SPEEDS[self.prefs["speed"]] if self.delay_override is None else self.delay_override
 
     # -- screens -----------------------------------------------------------------
     screen = property(lambda self: self.stack[-1])  # the screen on top
@@ -196,8 +195,7 @@ class App:
         gc.collect()
 
     def later(self, fn, *args):
-        """Call ``fn(*args)`` at the end of this tick, once the screen that asked
-        has returned (a screen change frees the old screen before the next is built)."""
+        """Call ``fn(*args)`` at the end of this tick, the screen that asked returned (freed before the next)."""
         self.todo = (fn, args)
 
     def release(self):
