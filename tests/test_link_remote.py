@@ -598,11 +598,12 @@ def test_L8_a_link_lost_over_3_minutes_ends_the_game_a_shorter_cut_does_not(devi
         assert st["screen"] != "table" or st["ply"] >= ply + 4, st
 
 
-def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_out():
+def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_out(device):
     # the guest's person ends the hand while its link waits for a record
     # (L-9): the app's hand is scored and gone, and once the link is back
     # in play at that ply the action is sent from the ended hand (else
     # both consoles would wait, wedged)
+    device()  # (the board's modules, supervisor among them, for pisti_app.match.play)
     from pisti_app.match.play import Play
     from pisti_app.link.remote import LinkPlay
     from pisti_app.match.session import GameSession
