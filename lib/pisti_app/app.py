@@ -33,6 +33,7 @@ if _CHECKING:  # (names the board has interned already: an import here costs not
 SPEEDS = (1200, 800, 450, 150)  # ms a bot's play stays before the next step, by speed setting
 _DEMO_IDLE = const(30000)  # ms without a key (at the main menu) before the demo starts (pisti_app.match.demo)
 _SPARE = const(16384)  # B free under which a link game collects after a frame (a play's showing makes less garbage)
+_mem_free = getattr(gc, "mem_free", None)  # (a desktop CPython has none: no heap to keep room in)
 
 
 class App:
@@ -147,7 +148,7 @@ class App:
             if self.shown is not None:  # (another console's play is on the screen now: its latency, L-4; print: None)
                 self.shown = print("shown %s ms=%d" % (self.shown, supervisor.ticks_ms()))
             p = self.play
-            if p is not None and p.link is not None and not util.KEEP and gc.mem_free() < _SPARE:
+            if p is not None and p.link is not None and _mem_free is not None and _mem_free() < _SPARE:
                 gc.collect()  # (now, with the frame out, not in the middle of showing the next play: L-4's 100 ms)
 
     def idle(self):
