@@ -28,6 +28,7 @@ from pisti_core.linkchan import ticks_diff
 from pisti_app.link import linkmenu
 from pisti_app.screens.confirm import Confirm
 from pisti_app.texts import strings
+from pisti_app.util import forget
 
 _SILENT_MS = 3000  # Join: nothing heard this long: say what the wait is for
 _PLACE_MS = 3000  # Host: every console heard, a neighbour's cable not: the table waits this long at most
@@ -41,6 +42,8 @@ def _open(app):
     except (ValueError, ImportError, AttributeError, RuntimeError) as e:
         app.ask(strings.t("link_play"), str(e), app.pop, strings.t("keys_ok"))
         return None
+    finally:
+        forget("pisti_app.link.linkport")  # (its work is done once the ports are open)
 
 
 class Listen(Confirm):
@@ -120,7 +123,6 @@ class Listen(Confirm):
         ports[1 - i].deinit()
         app.pop()  # the two-console link on cable i (another protocol is L-1's typed error there)
         linkmenu.join(app, ports[i])
-        from pisti_app.util import forget
         forget("pisti_app.link.ringmenu")  # (a two-console game needs none of it)
         return True
 
@@ -303,7 +305,6 @@ def start_ring_game(app):
     """Every person joined, the first hand dealt (L-14): sit down
     (:func:`pisti_app.link.linkmenu.start_link_game`, the ring saved as
     :func:`ring_info`)."""
-    from pisti_app.util import forget
     linkmenu.start_link_game(app, ring_info)
     forget("pisti_app.link.ringmenu")  # (the game needs none of it)
 
