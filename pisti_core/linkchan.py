@@ -79,6 +79,11 @@ class Channel:
         """True when nothing waits to be sent or acknowledged."""
         return self.out is None and not self.queue
 
+    def due(self):
+        """True when a poll now has work: bytes have come, or a message waits
+        and the line is free."""
+        return self.port.in_waiting > 0 or self.out is None and len(self.queue) > 0
+
     def reset_tx(self):
         """Forget everything not yet acknowledged."""
         self.queue = []

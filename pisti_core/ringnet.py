@@ -153,6 +153,13 @@ class Ring:
         """Frames sent again on both cables."""
         return sum(c.resends for c in self.chans if c is not None)
 
+    def due(self):
+        """True when a poll now has work on either cable (:meth:`pisti_core.linkchan.Channel.due`)."""
+        for c in self.chans:
+            if c is not None and c.due():
+                return True
+        return False
+
     def idle(self):
         """True when nothing waits to be sent or acknowledged on either cable."""
         for c in self.chans:

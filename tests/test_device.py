@@ -28,11 +28,6 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 GAMES = ("pisti2", "pisti2_mpy", "yedili4", "wing", "link_pisti2", "link_yedili4")
 
 
-# the costliest first (SCENARIOS' "until" times its Picos): pytest-xdist hands out the groups in this order,
-# and a long one started last would run alone at the end
-CI = sorted(dt.CI, key=lambda n: -dt.SCENARIOS[n]["until"] * len(dt.SCENARIOS[n].get("plans", "1")))
-
-
 def _group(names):
     return [pytest.param(n, marks=pytest.mark.xdist_group("device-" + n)) for n in names]
 
@@ -78,7 +73,7 @@ def _where(res):
     return "%s (%s, %s s wall): %s" % (res["name"], res["title"], res["wall_s"], res["out"])
 
 
-@pytest.mark.parametrize("name", _group(CI))
+@pytest.mark.parametrize("name", _group(dt.CI))
 def test_runs_to_its_end_without_an_error(workspace, name):
     res = result(workspace, name)
     for tag, con in res["consoles"].items():
@@ -89,7 +84,7 @@ def test_runs_to_its_end_without_an_error(workspace, name):
             _where(res), tag, end, con["rc"], want, con["mems"][-4:], con["stderr"])
 
 
-@pytest.mark.parametrize("name", _group(CI))
+@pytest.mark.parametrize("name", _group(dt.CI))
 def test_free_heap_at_every_screen(workspace, name):
     """>= 100 KB at the main menu, >= 48 KB at every other screen (a game's,
     the link's)."""
@@ -102,7 +97,7 @@ def test_free_heap_at_every_screen(workspace, name):
     assert not low, "%s: below %d B free in a game: %s" % (_where(res), dt.GAME_MIN, low)
 
 
-@pytest.mark.parametrize("name", _group(CI))
+@pytest.mark.parametrize("name", _group(dt.CI))
 def test_usta_decides_within_500ms(workspace, name):
     res = result(workspace, name)
     slow = [(tag, lv, ms) for tag, con in res["consoles"].items() for lv, ms in con["bots"]
@@ -129,7 +124,7 @@ def test_boot_reaches_the_main_menu(workspace, name):
     assert first < 5000 and first < menu < 6000, (first, menu)
 
 
-@pytest.mark.parametrize("name", _group([n for n in CI if dt.SCENARIOS[n].get("frames")]))
+@pytest.mark.parametrize("name", _group([n for n in dt.CI if dt.SCENARIOS[n].get("frames")]))
 def test_frames_are_the_simulators(workspace, name, tmp_path):
     """The device draws what the simulator draws (tools/sim.py --headless --shot)."""
     res = result(workspace, name)

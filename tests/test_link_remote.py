@@ -645,6 +645,7 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
                     guest.adopt(sess)
                     sess.linked = True
                 continue
+            guest.lock.poll(clock[0])  # as pisti_app.app.App.tick: the link polled, then the match's tick
             guest.app_tick(app, clock[0])
             h = sess.hand
             if h.ply < 47:
@@ -665,6 +666,7 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
         clock[0] += 10
         app.app.now = clock[0]
         host.poll(clock[0])
+        guest.lock.poll(clock[0])
         guest.app_tick(app, clock[0])
         if host.hands_done == 1 and guest.lock.hands_done == 1 and guest.lock.phase == G.PLAY:
             break

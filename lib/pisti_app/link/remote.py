@@ -87,14 +87,15 @@ class LinkPlay:
         acts = self.acts(self.hand)
         return acts[ply] if acts is not None and ply < len(acts) else None
 
-    def tick(self, now, hand, queued=b"", poll=True):
-        """Run the link (unless ``poll`` is false); send what this console
-        decided since: the actions of ``hand`` (the app's) and ``queued``
-        beyond the link's."""
+    def tick(self, now, hand, queued=b"", poll=True, polled=False):
+        """Run the link (unless ``poll`` is false; ``polled``: it ran this
+        tick, so again only if bytes came since or a message can go); send
+        what this console decided since: the actions of ``hand`` (the
+        app's) and ``queued`` beyond the link's."""
         lk = self.lock
         self.hand = hand
-        if poll:
-            lk.poll(now)
+        if poll and (not polled or lk.chan.due()):
+            lk.poll(now)  # (acknowledged, passed on: out before the display's refresh)
         m = lk.match
         if m is not None and len(m.history) > 1:  # only the last hand's entry is read here (the count is hands_done)
             del m.history[:-1]
@@ -172,7 +173,7 @@ class LinkPlay:
         queued = bytes(play.queue) if play.queue else b""  # (every tick: nothing allocated when idle)
         h = None if s is None else s.hand
         # (an ended hand's last actions may not be out)
-        self.tick(now, s.last if h is None and s is not None else h, queued)
+        self.tick(now, s.last if h is None and s is not None else h, queued, True, True)  # (App.tick polled)
         self.hand = h  # (what remote_action() reads: the hand in play only, never the ended one)
         # The next deal (and on the board the code it compiles) waits until the table has shown
         # the hand's last play: set after this tick's polls, so it is drawn first (L-4).
