@@ -79,10 +79,13 @@ class Channel:
         """True when nothing waits to be sent or acknowledged."""
         return self.out is None and not self.queue
 
+    def can_send(self):
+        """True when a message waits and the line is free (nothing in flight)."""
+        return self.out is None and len(self.queue) > 0
+
     def due(self):
-        """True when a poll now has work: bytes have come, or a message waits
-        and the line is free."""
-        return self.port.in_waiting > 0 or self.out is None and len(self.queue) > 0
+        """True when a poll now has work: bytes have come, or :meth:`can_send`."""
+        return self.port.in_waiting > 0 or self.can_send()
 
     def reset_tx(self):
         """Forget everything not yet acknowledged."""

@@ -252,8 +252,9 @@ class Lockstep:
             if full in mods:
                 del mods[full]
                 pkg = mods.get("pisti_core")
-                if pkg is not None and hasattr(pkg, full[11:]):
-                    delattr(pkg, full[11:])
+                short = full.rpartition(".")[2]
+                if pkg is not None and hasattr(pkg, short):
+                    delattr(pkg, short)
 
     def _on_action(self, hd, ply, a, dg):
         if self.phase == DEAL:

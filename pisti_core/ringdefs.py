@@ -75,6 +75,16 @@ class RingSetup:
         return [c for c in self.people if c]
 
 
+def added(out, x):
+    """``out`` with ``x`` added: a new list in place of the shared empty tuple
+    (a ring's polls and checks run every tick and allocate nothing until
+    something comes)."""
+    if not out:
+        out = []
+    out.append(x)
+    return out
+
+
 # -- the status (L-13, L-16) ----------------------------------------------------------
 def status(pos, phase, left, table_tag, joined):
     """A quiet console's status: ``pos`` as in :func:`hello` (or None),

@@ -44,21 +44,13 @@ The ports are UARTs as for the channel (``write``, ``in_waiting``,
 """
 
 from pisti_core.linkchan import HELLO, Channel, const, ticks_diff
-from pisti_core.ringdefs import ALL
+from pisti_core.ringdefs import ALL, added
 HEAD = const(5)  # origin, session, sequence, dst, ttl
 TTL = const(3)
 _WINDOW = const(24)  # (a mask of 24 bits stays a small int on the board)
 _ORIGINS = const(8)  # origins' windows kept (four consoles, and room for a damaged frame's)
 _QUEUE_LOST = const(6)  # messages kept waiting on a cable that is not heard
 _RESEND_MAX = const(120)  # the longest wait before a frame is sent again (a ring carries more than one link)
-
-
-def _add(out, msg):
-    """``out`` with ``msg`` added (a new list in place of the shared empty tuple)."""
-    if not out:
-        out = []
-    out.append(msg)
-    return out
 
 
 class Ring:
@@ -215,7 +207,7 @@ class Ring:
         for k in range(3):
             i = k & 1
             c = self.chans[i]
-            if c is None or k == 2 and (c.out is not None or not c.queue):
+            if c is None or k == 2 and not c.can_send():
                 continue  # (k 2: the first cable again, when a message passed on to it can go now, not next tick)
             got = c.poll(now)
             if c.wait > _RESEND_MAX:
@@ -226,7 +218,7 @@ class Ring:
                         # a neighbour's new session: it starts afresh, and what waited for it is gone
                         self.hop_sessions[i] = c.sessions
                         c.send(HELLO, self.hello)
-                        out = _add(out, (-1 - i, HELLO, p))
+                        out = added(out, (-1 - i, HELLO, p))
                     continue
                 if len(p) < HEAD:
                     continue
@@ -234,7 +226,7 @@ class Ring:
                 if o == self.me:
                     # our own come round, from this boot or one before, or another console's that drew the
                     # same id (even the same session byte): the game tells them apart by the hello's stamp
-                    out = _add(out, (o, typ, p[HEAD:]))
+                    out = added(out, (o, typ, p[HEAD:]))
                     continue
                 self.heard[o] = now  # (a message seen before says the console is there too)
                 if not self._new(o, p[1], p[2]):
@@ -242,7 +234,7 @@ class Ring:
                     continue
                 dst = p[3]
                 if dst == ALL or dst == self.me:
-                    out = _add(out, (o, typ, p[HEAD:]))
+                    out = added(out, (o, typ, p[HEAD:]))
                 if dst != self.me and p[4] > 1:
                     self.forwarded += 1
                     self._queue(1 - i, typ, p[0:4] + bytes((p[4] - 1,)) + p[HEAD:], now)

@@ -158,9 +158,7 @@ def timers(lk, now):
         if not cid or cid == lk.me or lk.left >> i & 1:
             continue
         if lk.net.since(cid, now) > R.GONE_MS:
-            if not gone:
-                gone = []
-            gone.append(i)
+            gone = R.added(gone, i)
         else:
             alive += 1
     if gone and not alive:

@@ -33,9 +33,7 @@ def lost(lk, now):
         for s in range(lk.setup.players):
             cid = lk.setup.people[s]
             if cid and cid != lk.me and not lk.left >> s & 1 and lk.net.since(cid, now) > R.LOST_MS:
-                if not out:
-                    out = []
-                out.append(cid)
+                out = R.added(out, cid)
     return out
 
 

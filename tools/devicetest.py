@@ -439,8 +439,8 @@ def latency(res):
                 if not seen:
                     continue
                 shown = ticks_ms_at(seen[0])
-                up = max([ticks_ms_at(t) for t in res["consoles"][other].get("tables", [])
-                          if ticks_ms_at(t) <= shown] or [0])
+                ups = [ticks_ms_at(t) for t in res["consoles"][other].get("tables", [])]
+                up = max([u for u in ups if u <= shown] or [0])
                 if up > press:
                     out["late"].append(shown - up)
                 else:

@@ -196,7 +196,7 @@ class App:
         gc.collect()
 
     def later(self, fn, *args):
-        """Call ``fn(*args)`` at the end of this tick, the screen that asked returned (freed before the next)."""
+        """Call ``fn(*args)`` at the end of this tick, once the screen that asked has returned and been freed."""
         self.todo = (fn, args)
 
     def release(self):
