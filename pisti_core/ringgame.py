@@ -293,6 +293,8 @@ class RingLock:
         while go and self.phase == PLAY and self.pending:
             go = False
             h = self.match.hand
+            if h is None:  # (a hand over whose next deal a subclass holds back)
+                break
             here = (self.hands_done, len(h.actions))
             keep = []
             for e in self.pending:

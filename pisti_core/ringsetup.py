@@ -209,9 +209,5 @@ def resume(lk, setup, saved):
     if saved is not None:
         from pisti_core.linkproto import load
         lk.match, lk.hands_done = load(saved, lk.rot)
-        h = lk.match.hand
-        if h is not None and h.over:
-            lk.match.end_hand()
-            lk.hands_done += 1
-    _d().settle(lk)
+    _d().settle(lk)  # (a hand saved as it ended is scored there by after_action, which deals or holds the next)
     hello(lk)

@@ -320,17 +320,25 @@ def test_L16_a_person_gone_three_minutes_has_left_and_the_hosts_bot_plays_their_
     _alike(ring, d.app.session)
 
 
-def test_L17_a_power_cut_in_a_ring_game_is_not_leaving(device):
-    """The host console's power is cut in the middle of a hand: it boots
-    into the game from its save (ring id, key, table, the hand's actions),
-    the others take it back, and the hand ends alike everywhere."""
+@pytest.mark.parametrize("at", ["mid-hand", "last play"])
+def test_L17_a_power_cut_in_a_ring_game_is_not_leaving(device, at):
+    """The host console's power is cut in the middle of a hand, or just
+    after its last play: it boots into the game from its save (ring id,
+    key, table, the hand's actions), the others take it back, and the hand
+    ends alike everywhere. A hand that had ended before the cut is scored
+    at the boot, and its next deal waits for the person (L-14) as at any
+    hand's end: the table and the breakdown come up without the deal's
+    code (on the board it is unloaded while a hand is in play or held)."""
     from tools.shims.nvm import FlashNvm
     nvm = FlashNvm()
     d = device(nvm=nvm, PISTI_SEED=11)
     ring = Ring(d, 4, True)
     _sat(ring, d, game="pisti", players=4, consoles=4, rated=True)
     me = d.app.link.lock.me
-    _play(ring, until=lambda st: len(d.app.session.hand.actions) >= 9)
+    if at == "mid-hand":
+        _play(ring, until=lambda st: len(d.app.session.hand.actions) >= 9)
+    else:
+        _play(ring, until=lambda st: d.app.session.hand is None or d.app.session.hand.over)
     ring.power_cut(lambda nvm: device(nvm=nvm, PISTI_SEED=12), nvm.restart())
     d = ring.d
     d.press("A")  # past the splash: the main menu's first row is Continue
@@ -344,6 +352,15 @@ def test_L17_a_power_cut_in_a_ring_game_is_not_leaving(device):
     assert st["screen"] == "table" and d.app.session.linked, st
     lk = d.app.link.lock
     assert type(d.app.link).__name__ == "RingPlay" and lk.me == me and lk.started and lk.rot == 0
+    if at == "last play":
+        assert lk.phase == G.PLAY and lk.deal_due and lk.hands_done == 1, (lk.phase, lk.deal_due, lk.hands_done)
+        assert d.app.session.hand.over and all(p.phase == G.DEAL for p in ring.peers)
+        ring.run(3000)  # the others' deal waits for this console's bytes: still held, nothing dealt
+        assert d.app.status()["screen"] == "hand_end" and d.app.session.hand is None
+        assert lk.deal_due and all(p.phase == G.DEAL for p in ring.peers)
+        st = _play(ring, until=lambda st: st["screen"] == "table" and d.app.session.hand is not None
+                   and not d.app.session.hand.over)  # the breakdown left (A): the next hand dealt
+        assert d.app.session.hands_done == 1 and lk.phase == G.PLAY and not lk.deal_due, st
     st = _play(ring, until=lambda st: d.app.session is not None and d.app.session.hands_done > 0)
     _alike(ring, d.app.session)
 

@@ -17,6 +17,7 @@ lines (``PISTI_MEMLOG = 1``) and its frames.
     .venv/bin/python tools/devicetest.py --report        # and write tools/device/memory.md
     .venv/bin/python tools/devicetest.py ring_pisti4     # four Picos in a ring (a hand; ring_pisti4_match: a match)
     .venv/bin/python tools/devicetest.py ring_pisti4_power   # ... and one console's power cut (Ctrl-C, Ctrl-D)
+    .venv/bin/python tools/devicetest.py ring_pisti4_power_end   # ... the cut while its hand's breakdown is up
 
 ``tests/test_device.py`` runs the same scenarios under pytest (not the
 rings: four emulated Picos on two cores take longer than its budget). Where the
@@ -118,15 +119,15 @@ def _link_plans(host_rows):
     return host, guest
 
 
-def _ring_plans(n, host_rows, play, match=False, rows_above=4):
+def _ring_plans(n, host_rows, play, match=False, rows_above=4, hands=1):
     """The plans of ``n`` consoles in a ring: the host sets up New game
     (``host_rows``, then B), opens Link play > Host, sets Consoles to
     ``n`` (``rows_above`` it: game, mode, players and, in Pişti, target)
     and offers the table (A); the others go to Link play > Join and join
-    the table they are shown; all play by ``play`` until the first hand's
-    end, or with ``match`` the match's (A at each hand's end)."""
+    the table they are shown; all play by ``play`` until the end of hand
+    number ``hands``, or with ``match`` the match's (A at each hand's end)."""
     end = [{"screen": "hand_end", "keys": ["A"], "delay": 800}, {"screen": "match_end", "stop": True}] if match \
-        else [{"screen": "hand_end", "stop": True}]
+        else [{"screen": "hand_end", "count": hands, "stop": True}, {"screen": "hand_end", "keys": ["A"], "delay": 800}]
     table = {"screen": "table", "repeat": play, "step": 250, "delay": 250}
     host = [{"screen": "menu", "count": 1, "keys": ["A"], "delay": _FIRST},
             {"screen": "new_game", "keys": host_rows + ["B"], "step": 300},
@@ -140,6 +141,17 @@ def _ring_plans(n, host_rows, play, match=False, rows_above=4):
              {"screen": "confirm", "keys": ["A"]},  # the host's table, every seat shown: join
              table] + end
     return [host] + [guest] * (n - 1)
+
+
+def _cut_at_breakdown(plans, i, linger=15000):
+    """Console ``i`` of ``plans`` (a power cut while its first hand's
+    breakdown is up): its person reads that breakdown ``linger`` ms, and
+    after the boot the same breakdown comes again before the hand it stops at."""
+    plan = [dict(rule) for rule in plans[i]]
+    stop = next(rule for rule in plan if rule["screen"] == "hand_end" and rule.get("stop"))
+    stop["count"] += 1
+    plans[i] = [{"screen": "hand_end", "count": 1, "keys": ["A"], "delay": linger}] + plan
+    return plans
 
 
 PISTI4 = ["DOWN", "DOWN", "RIGHT"]  # New game: Pişti, four players
@@ -177,6 +189,9 @@ SCENARIOS = {
     "ring_pisti4_power": dict(title="ring: Pişti 4p, four people, a console's power cut (.py)", image="pico",
                               until=300000, plans=_ring_plans(4, PISTI4, ["A"]), ring=True,
                               power=("guest2", 32000, 1000), ci=False, timed=True, wall=4000),
+    "ring_pisti4_power_end": dict(title="ring: Pişti 4p, four people, a power cut at a hand's end (.py)",
+                                  image="pico", until=300000, plans=_cut_at_breakdown(_ring_plans(4, PISTI4, ["A"],
+                                  hands=2), 3), ring=True, power=("guest3", 45000, 1000), ci=False, wall=4000),
     "ring_pisti4_match": dict(title="ring: a Pişti 4p match of four people, a cable cut 20 s, a power cut (.py)",
                               image="pico", until=3600000, plans=_ring_plans(4, PISTI4, ["A"], True), ring=True,
                               cut=(60000, 20000), power=("guest2", 130000, 1000), ci=False, wall=40000),

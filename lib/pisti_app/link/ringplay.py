@@ -40,7 +40,7 @@ class RingLink(RingLock):
     the next hand, L-14's bytes go out then), and on the board the code
     between the hands is unloaded during one."""
 
-    hold_deal = False
+    hold_deal = True  # (until the app's first tick: a boot into a hand that had ended holds its next deal too)
     deal_due = False  # a hand over, its next deal held
 
     @property
@@ -77,7 +77,7 @@ class RingLink(RingLock):
             from pisti_core import ringdeal
             ringdeal.deal_phase(self)
         n = RingLock.poll(self, now)
-        if self.phase == G.PLAY and not self.deal_due and self.match.hand is not None:
+        if self.phase == G.PLAY:  # (a hand in play, or one over with its next deal held)
             self.shed()
         return n
 
