@@ -97,24 +97,24 @@ def _plan(new_game, play, menu_key="A", leave=False):
     return rules + [{"screen": "table", "repeat": play, "step": 400, "delay": 400}]
 
 
-def _link_plans(host_rows):
+def _link_plans(host_rows, play, step):
     """(host plan, guest plan): the host sets up New game (``host_rows``, then
     B: back to the menu, the rows kept), opens Link play > Host, whose screen
     shows those rows, and offers the game (A); the guest goes to Link play >
-    Join and takes the offer; both play their hand by A (Pişti) or A and
-    RIGHT (Pis Yedili) until its end."""
-    play = ["A", "RIGHT"]
+    Join and takes the offer; both play their hand by ``play``, a key every
+    ``step`` ms whether or not it is their turn (a brisk ``step`` keeps the
+    test command short; the rings' people press every 250 ms), until its end."""
     host = [{"screen": "menu", "count": 1, "keys": ["A"], "delay": _FIRST},
             {"screen": "new_game", "keys": host_rows + ["B"], "step": 300},
             {"screen": "menu", "count": 2, "keys": ["DOWN"] * 5 + ["A"], "step": 300},
             {"screen": "link", "count": 1, "keys": ["A"]},
             {"screen": "host", "count": 1, "keys": ["A"]},
-            {"screen": "table", "repeat": play, "step": 250, "delay": 250},
+            {"screen": "table", "repeat": play, "step": step, "delay": 250},
             {"screen": "hand_end", "stop": True}]
     guest = [{"screen": "menu", "count": 1, "keys": ["DOWN"] * 5 + ["A"], "delay": _FIRST, "step": 300},
              {"screen": "link", "count": 1, "keys": ["DOWN", "A"]},
              {"screen": "confirm", "keys": ["A"]},  # the host's offer: join
-             {"screen": "table", "repeat": play, "step": 250, "delay": 250},
+             {"screen": "table", "repeat": play, "step": step, "delay": 250},
              {"screen": "hand_end", "stop": True}]
     return host, guest
 
@@ -179,9 +179,9 @@ SCENARIOS = {
     "demo": dict(title="the demo, a minute (.py)", image="pico_demo", until=95000,
                  plan=[{"screen": "*", "keys": []}]),
     "link_pisti2": dict(title="link: Pişti 2p, two people, the cable cut 10 s (.py)", image="pico",
-                        until=150000, plans=_link_plans([]), cut=(21000, 10000)),
+                        until=150000, plans=_link_plans([], ["A:60"], 150), cut=(21000, 10000)),
     "link_yedili4": dict(title="link: Pis Yedili 4p, two people and two Usta (.py)", image="pico_seed1",
-                         until=300000, plans=_link_plans(YEDILI4_USTA[:-1])),
+                         until=300000, plans=_link_plans(YEDILI4_USTA[:-1], ["A:60", "RIGHT:60"], 150)),
     # Four consoles in a ring (by name only: four emulated Picos take longer than the test command's budget).
     "ring_pisti4": dict(title="ring: Pişti 4p, four people, a cable cut 20 s (.py)", image="pico", until=300000,
                         plans=_ring_plans(4, PISTI4, ["A"]), ring=True, cut=(26000, 20000), ci=False, timed=True,
