@@ -161,8 +161,8 @@ def timers(lk, now):
             gone = R.added(gone, i)
         else:
             alive += 1
-    if gone and not alive:
-        leave(lk, "gone")  # nobody heard for 3 minutes: this console is the one cut off (L-16)
+    if gone and (not alive or lk.net.cut_off(now)):
+        leave(lk, "gone")  # nobody heard for 3 minutes, or both cables silent: this console is the one cut off (L-16)
     for i in gone:
         if lk.phase in _GAME:
             mark_left(lk, i)

@@ -203,22 +203,25 @@ def test_L4_pis_yedili_the_others_play_is_refreshed_before_this_seats_row(device
         draw_row()
     table.draw_row = spy_row
     seen = []  # per play of the other console: (its row not drawn, rest due)
+    before = []  # per play: the row drawn earlier in its tick (the rest of the play before it)
     acted = table.act
 
     def act(seat, a):
+        before.append(bool(rows))
         del rows[:]
         acted(seat, a)
         if seat == 1:
             seen.append((not rows, table.rest))
     table.act = act
     refreshes = _first_refreshes(d, table, seen)
-    after = []  # the row drawn at the tick after each such play
+    after = []  # the row drawn at the tick after each such play (before the next play, if one came in it)
     for _ in range(3000):
         was = table.rest
         del rows[:]
+        del before[:]
         step()
         if was and d.app.stack and d.app.stack[0] is table:
-            after.append(bool(rows) and not table.rest)
+            after.append(before[0] if before else bool(rows) and not table.rest)
         st = d.app.status()
         if st["screen"] != "table" or len(seen) >= 6:
             break
@@ -668,7 +671,7 @@ def test_L4_L9_a_hands_last_action_decided_while_the_link_catches_up_still_goes_
         host.poll(clock[0])
         guest.lock.poll(clock[0])
         guest.app_tick(app, clock[0])
-        if host.hands_done == 1 and guest.lock.hands_done == 1 and guest.lock.phase == G.PLAY:
+        if host.hands_done == 1 and guest.lock.hands_done == 1 and guest.lock.phase == host.phase == G.PLAY:
             break
     assert host.hands_done == 1 and host.phase == G.PLAY and guest.deck(1) == bytes(host.match.hand.deck)
 

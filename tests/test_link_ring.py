@@ -337,8 +337,8 @@ def test_L11_two_hosts_are_refused():
     locks[2].role = linkrec.HOST
     from pisti_core import ringsetup
     ringsetup.hello(locks[2])
-    run(clock, locks, lambda: any(lk.phase == linkrec.FAILED for lk in locks), 5000)
-    assert locks[0].phase == linkrec.FAILED and locks[0].error.key == "role"
+    run(clock, locks, lambda: locks[0].phase == locks[2].phase == linkrec.FAILED, 5000)
+    assert [(lk.phase, lk.error.key) for lk in (locks[0], locks[2])] == [(linkrec.FAILED, "role")] * 2  # each host
 
 
 # -- the host's table (L-12) -----------------------------------------------------------------
