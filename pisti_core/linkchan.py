@@ -4,16 +4,9 @@
 `pisti_core.linkchan`
 =====================
 
-Frames over the cable (RULES.md L-6): at most two messages in flight, the
-older sent again (the newer behind it) until the other console acknowledges
-it; the other console takes frames in order only, and a duplicate is
-recognised by its sequence number and delivered once. The second frame in
-flight lets a message go while the one before it waits for its
-acknowledgement (which comes at the other console's next poll). A HELLO
-goes alone, with nothing else in flight: a new session of the other end
-makes this end drop its frames in flight, and a dropped frame sent behind
-one the other end had taken would leave a gap in the numbers, which it
-would read as yet another session. The clock is injected: every call
+Stop-and-wait over the cable (RULES.md L-6): one message in flight, sent
+again until the other console acknowledges it; a duplicate is recognised by
+its sequence number and delivered once. The clock is injected: every call
 takes ``now`` (milliseconds, ``supervisor.ticks_ms()`` on the board, which
 wraps at 2**29).
 
@@ -60,8 +53,7 @@ class Channel:
         self.dec = Decoder()
         self.tx_seq = seq & 255  # random at boot: a restart is told apart by it too
         self.queue = []  # messages waiting: (typ, payload)
-        self.out = None  # the oldest frame in flight: (seq, typ, payload)
-        self.out2 = None  # the one sent after it, while it waits (None unless out is)
+        self.out = None  # the frame in flight: (seq, typ, payload)
         self.sent_at = now
         self.wait = RESEND_MS
         self.peer = -1  # the other console's session byte, -1 unknown
@@ -88,12 +80,8 @@ class Channel:
         return self.out is None and not self.queue
 
     def can_send(self):
-        """True when a message waits and may go now (fewer than two in flight, a HELLO alone)."""
-        q = self.queue
-        if not q or self.out2 is not None:
-            return False
-        o = self.out
-        return o is None or (o[1] != HELLO and q[0][0] != HELLO)
+        """True when a message waits and the line is free (nothing in flight)."""
+        return self.out is None and len(self.queue) > 0
 
     def due(self):
         """True when a poll now has work: bytes have come, or :meth:`can_send`."""
@@ -102,7 +90,7 @@ class Channel:
     def reset_tx(self):
         """Forget everything not yet acknowledged."""
         self.queue = []
-        self.out = self.out2 = None
+        self.out = None
 
     def _emit(self, seq, typ, payload, now):
         w = self._wire
@@ -133,9 +121,9 @@ class Channel:
         ack_due = False
         for f in frames:
             typ = f.typ & _TYPE
-            if f.ses != self.peer or (typ == HELLO and ((self.rx - f.seq) & 255) > 2):
+            if f.ses != self.peer or (typ == HELLO and f.seq != self.rx and f.seq != (self.rx - 1) & 255):
                 # a new session, or the same byte drawn again at a reboot: a hello
-                # that is neither the next frame nor a resend of one of the last two
+                # that is neither the next frame nor a resend of the last one
                 if typ != HELLO:
                     continue  # a session not (yet) known: nothing is believed
                 self.peer = f.ses
@@ -144,16 +132,9 @@ class Channel:
                 self.reset_tx()
             self.heard = now
             self.frames_in += 1
-            o = self.out
-            if f.typ & _ACKED and o is not None:
-                o2 = self.out2
-                if f.ack == o[0]:
-                    self.out = o2
-                    self.out2 = None
-                    self.wait = RESEND_MS
-                elif o2 is not None and f.ack == o2[0]:  # (both: the acknowledgement counts every frame up to it)
-                    self.out = self.out2 = None
-                    self.wait = RESEND_MS
+            if f.typ & _ACKED and self.out is not None and f.ack == self.out[0]:
+                self.out = None
+                self.wait = RESEND_MS
             if typ == ACK:
                 continue
             ack_due = True
@@ -166,27 +147,20 @@ class Channel:
                 self.dupes += 1
         if frames:
             frames[:] = []
-        if self.out is not None and ticks_diff(now, self.sent_at) >= self.wait:
-            o = self.out  # (unanswered: both frames in flight again, in order, the older first)
+        if self.out is None and self.queue:
+            typ, payload = self.queue.pop(0)
+            self.out = (self.tx_seq, typ, payload)
+            self.tx_seq = (self.tx_seq + 1) & 255
+            self._emit(self.out[0], typ, payload, now)
+            self.sent_at = now
+            self.wait = RESEND_MS
+            ack_due = False
+        elif self.out is not None and ticks_diff(now, self.sent_at) >= self.wait:
+            o = self.out
             self._emit(o[0], o[1], o[2], now)
-            o = self.out2
-            if o is not None:
-                self._emit(o[0], o[1], o[2], now)
             self.sent_at = now
             self.resends += 1
             self.wait = min(self.wait * 2, RESEND_MAX_MS)
-            ack_due = False
-        while self.can_send():
-            typ, payload = self.queue.pop(0)
-            o = (self.tx_seq, typ, payload)
-            self.tx_seq = (self.tx_seq + 1) & 255
-            if self.out is None:
-                self.out = o
-                self.wait = RESEND_MS
-            else:
-                self.out2 = o
-            self._emit(o[0], typ, payload, now)
-            self.sent_at = now
             ack_due = False
         if ack_due or ticks_diff(now, self.last_tx) >= KEEPALIVE_MS:
             self._emit(self.tx_seq, ACK, b"", now)

@@ -12,7 +12,7 @@ How, and why so:
 
 * **Per cable, the two-console channel.** Each cable is a
   :class:`pisti_core.linkchan.Channel` of its own (L-6: frames with a
-  CRC, two frames in flight, resends, a session per boot): a lossy cable costs
+  CRC, stop and wait, resends, a session per boot): a lossy cable costs
   resends on that cable only, not a trip round the ring. The channel's
   HELLO opens each cable's session and names the neighbour (its ring id
   and protocol, :func:`pisti_core.ringproto.hello`).

@@ -1,7 +1,7 @@
 # SPDX-FileCopyrightText: 2026 pisti developers
 # SPDX-License-Identifier: MIT
-"""Link play's pure logic (RULES.md L-1 .. L-10): frames, the channel (two
-frames in flight), the hello, the commit-reveal deal, digests and records, over the
+"""Link play's pure logic (RULES.md L-1 .. L-10): frames, the stop-and-wait
+channel, the hello, the commit-reveal deal, digests and records, over the
 virtual cable of tools/shims/uart.py (drops, flips, noise, cuts)."""
 
 import random
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pisti_core import linkgame as G
 from pisti_core import linkproto as P
 from pisti_core import linkrx
-from pisti_core.linkchan import LOST_MS, RESEND_MS, Channel
+from pisti_core.linkchan import LOST_MS, Channel
 from pisti_core.crc import crc16
 from pisti_core.linkframe import FLAG, MAX_PAYLOAD, Decoder, encode
 from pisti_core.match import Match
@@ -113,7 +113,7 @@ def test_L6_decoder_finds_every_frame_after_noise_and_drops_damaged_ones(payload
 @FAST
 @given(st.floats(0, 0.06), st.floats(0, 0.02), st.integers(0, 10 ** 6),
        st.lists(st.binary(max_size=24), min_size=1, max_size=12))
-def test_L6_the_channel_delivers_every_message_once_in_order_on_a_bad_cable(loss, corrupt, seed, msgs):
+def test_L6_stop_and_wait_delivers_every_message_once_in_order_on_a_bad_cable(loss, corrupt, seed, msgs):
     clock = Clock()
     cable = Cable(clock, loss=loss, corrupt=corrupt, noise=loss / 10, seed=seed)
     a = Channel(cable.a, 1, 0, 10)
@@ -140,94 +140,6 @@ def test_L6_the_channel_delivers_every_message_once_in_order_on_a_bad_cable(loss
             break
     assert got == msgs
     assert a.resends >= 0 and b.dupes >= 0
-
-
-class _Hand:
-    """One end of a cable whose frames the test carries by hand: ``sent``
-    holds each write (a frame), ``take(frame)`` puts one on this end."""
-
-    def __init__(self):
-        self.sent = []
-        self.inbox = bytearray()
-
-    def write(self, buf):
-        self.sent.append(bytes(buf))
-
-    @property
-    def in_waiting(self):
-        return len(self.inbox)
-
-    def read(self, n):
-        data = bytes(self.inbox[:n])
-        del self.inbox[:n]
-        return data
-
-    def take(self, frame):
-        self.inbox += frame
-
-
-def test_L6_a_second_frame_goes_while_the_first_waits_and_a_lost_first_sends_both_again_in_order():
-    """At most two frames in flight: the second leaves without waiting for
-    the first's acknowledgement, a third waits; the first lost, the other
-    end takes nothing out of order, both go again, in order, and one
-    acknowledgement answers both. A HELLO goes alone."""
-    pa, pb = _Hand(), _Hand()
-    a = Channel(pa, 1, 0, 10)
-    b = Channel(pb, 2, 0, 200)
-    t = 0
-
-    def carry(src, dst, skip=()):
-        frames = src.sent[:]
-        del src.sent[:]
-        for i, f in enumerate(frames):
-            if i not in skip:
-                dst.take(f)
-        return len(frames)
-
-    a.send(1, b"h")
-    b.send(1, b"h")
-    for _ in range(6):  # the hellos and their acknowledgements (a new session heard: hello again)
-        t += 10
-        for c, mine, other in ((a, pa, pb), (b, pb, pa)):
-            n = c.sessions
-            c.poll(t)
-            if c.sessions != n:
-                c.send(1, b"h")
-            carry(mine, other)
-    assert a.peer == 2 and b.peer == 1 and a.idle() and b.idle()
-    a.send(9, b"one")
-    a.send(9, b"two")
-    a.send(9, b"three")
-    t += 10
-    a.poll(t)
-    assert len(pa.sent) == 2 and a.out[2] == b"one" and a.out2[2] == b"two" and a.queue == [(9, b"three")]
-    assert not a.can_send()
-    carry(pa, pb, skip=(0,))  # the first frame lost on the line
-    assert list(b.poll(t)) == [] and b.dupes == 1  # the second is not taken out of order
-    carry(pb, pa)  # (its acknowledgement names the frame before the lost one)
-    a.poll(t)
-    assert a.out[2] == b"one" and a.out2[2] == b"two" and a.resends == 0
-    t += RESEND_MS
-    a.poll(t)
-    assert a.resends == 1 and carry(pa, pb) == 2  # both again, the older first
-    assert list(b.poll(t)) == [(9, b"one"), (9, b"two")]
-    carry(pb, pa)
-    t += 10
-    a.poll(t)  # one acknowledgement answers both: the third goes
-    assert a.out[2] == b"three" and a.out2 is None and not a.queue
-    carry(pa, pb)
-    assert list(b.poll(t)) == [(9, b"three")]
-    carry(pb, pa)
-    a.send(1, b"h2")  # a hello goes alone: nothing beside it in flight, nothing behind it
-    a.send(9, b"four")
-    t += 10
-    a.poll(t)
-    assert carry(pa, pb) == 1 and a.out[1] == 1 and a.out2 is None and not a.can_send()
-    assert list(b.poll(t)) == [(1, b"h2")]
-    carry(pb, pa)
-    t += 10
-    a.poll(t)
-    assert a.out[2] == b"four"
 
 
 def test_L6_a_console_rebooted_is_a_new_session_and_stale_frames_are_not_believed():
