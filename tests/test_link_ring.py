@@ -487,6 +487,22 @@ def test_L15_L16_a_console_cut_off_for_3_minutes_has_left_and_a_hosts_bot_plays_
     assert len(records(live)) == 1 and all(V.outcome(lk) is not None for lk in live)
 
 
+def test_L16_a_console_cut_off_leaves_itself_even_when_the_host_was_heard_a_little_before_the_others():
+    """Both cables of console 2 dead: it is the one that left once anyone
+    is 3 minutes gone, also when the host's last message came a second
+    before the others' (the host's 3 minutes run out first there, while
+    the others still count as heard)."""
+    clock, cables, locks = ring_of(4, seed=11)
+    started(clock, locks, lambda: table(locks, "yedili", 4, rated=True))
+    cables[1].cut = cables[2].cut = True  # console 2 hears nobody, nobody hears it
+    cut = locks[2]
+    host = locks[0].me
+    heard = cut.net.heard
+    heard[host] = min(heard[o.me] for o in locks if o is not cut) - 1000
+    run(clock, [cut], lambda: cut.phase in (R.LEFT, linkrec.FAILED), 200000, join=False)
+    assert cut.phase == R.LEFT and cut.left_me == "gone" and cut.error is None
+
+
 def test_L16_the_host_cut_off_ends_the_game_and_nothing_is_recorded_for_the_others():
     clock, cables, locks = ring_of(3, seed=12)
     started(clock, locks, lambda: table(locks, "yedili", 3, rated=True))
